@@ -1,0 +1,77 @@
+"""Turning what a judge types into a fact's value, with the valid choices named on refusal."""
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import UsageError
+from .model import SEATS, FactDef
+
+YES = {"yes", "y", "true", "t", "1"}
+NO = {"no", "n", "false", "f", "0"}
+_SEAT_ALIASES = {s.lower(): s for s in SEATS} | {s[0].lower(): s for s in SEATS}
+
+
+def seat(raw: Any, what: str = "seat") -> str:
+    key = str(raw).strip().lower()
+    if key in _SEAT_ALIASES:
+        return _SEAT_ALIASES[key]
+    raise UsageError(f"{what}: '{raw}' is not a seat; choose one of {', '.join(SEATS)} (or E, S, W, N)")
+
+
+def normalize(name: str, fact: FactDef, raw: Any) -> Any:
+    """The canonical value of an answer, or a UsageError that lists what would be accepted."""
+    if fact.type == "yesno":
+        if isinstance(raw, bool):
+            return "yes" if raw else "no"
+        key = str(raw).strip().lower()
+        if key in YES:
+            return "yes"
+        if key in NO:
+            return "no"
+        raise UsageError(f"{name}: '{raw}' is not an answer to a yes/no question; answer yes or no")
+    if fact.type == "choice":
+        assert fact.choices
+        key = str(raw).strip()
+        values = list(fact.choices)
+        if key.lower() in values:
+            return key.lower()
+        if key.isdigit() and 1 <= int(key) <= len(values):
+            return values[int(key) - 1]
+        for value, label in fact.choices.items():
+            if key.lower() == label.lower():
+                return value
+        listing = "; ".join(f"{v} ({label})" for v, label in fact.choices.items())
+        raise UsageError(f"{name}: '{raw}' is not one of the choices: {listing}")
+    if fact.type == "seat":
+        return seat(raw, name)
+    if fact.type == "seats":
+        items = raw if isinstance(raw, list) else [p for p in str(raw).replace(" ", ",").split(",") if p]
+        seats = [seat(item, name) for item in items]
+        if len(set(seats)) != len(seats):
+            raise UsageError(f"{name}: a seat is named twice in '{raw}'")
+        if fact.min is not None and len(seats) < fact.min or fact.max is not None and len(seats) > fact.max:
+            want = fact.min if fact.min == fact.max else f"{fact.min or 1} to {fact.max or 4}"
+            raise UsageError(f"{name}: name {want} seats, separated by commas (got {len(seats)})")
+        return sorted(seats, key=SEATS.index)
+    if fact.type == "number":
+        try:
+            value = int(str(raw).strip())
+        except ValueError:
+            raise UsageError(f"{name}: '{raw}' is not a whole number") from None
+        if fact.min is not None and value < fact.min:
+            raise UsageError(f"{name}: {value} is below the smallest allowed value, {fact.min}")
+        if fact.max is not None and value > fact.max:
+            raise UsageError(f"{name}: {value} is above the largest allowed value, {fact.max}")
+        return value
+    raise AssertionError(fact.type)  # pragma: no cover
+
+
+def example(fact: FactDef) -> str:
+    """A value to show in 'supply it with --answer fact=VALUE'."""
+    return {
+        "yesno": "yes|no",
+        "choice": "|".join(fact.choices or {}),
+        "seat": "East|South|West|North",
+        "seats": "East,West",
+        "number": "25",
+    }[fact.type]

@@ -1,0 +1,210 @@
+"""Semantic lint over a loaded ruleset: everything the schema alone cannot see.
+
+Every problem names the file that introduced it (an overlay's node names the overlay).
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+
+from . import model as m
+from .engine import PLACEHOLDER
+from .errors import Place, Problem
+from .loader import Ruleset
+
+Key = tuple[str, str]  # (situation, node)
+
+
+def _target_key(sid: str, target: m.Target, rs: Ruleset) -> Key | None:
+    if isinstance(target, m.Goto):
+        sit = rs.situations.get(target.goto)
+        if sit is None:
+            return None
+        return (target.goto, target.at or sit.start)
+    return (sid, target)
+
+
+def _edges(rs: Ruleset, sid: str, nid: str, node: object) -> list[tuple[str, m.Target]]:
+    if isinstance(node, m.QuestionNode):
+        return node.branches()
+    if isinstance(node, m.GotoNode):
+        return [("goto", m.Goto(goto=node.goto, at=node.at))]
+    return []
+
+
+def lint(rs: Ruleset) -> list[Problem]:
+    problems: list[Problem] = []
+
+    def node_place(sid: str, nid: str, *sub: object) -> Place:
+        origin = rs.node_origin.get((sid, nid)) or rs.situation_origin[sid]
+        return origin.place(*sub) if (sid, nid) in rs.node_origin else origin.place("nodes")
+
+    def sit_place(sid: str, *sub: object) -> Place:
+        return rs.situation_origin[sid].place(*sub)
+
+    graph: dict[Key, list[Key]] = defaultdict(list)
+    ruling_ids: dict[str, Place] = {}
+    alias_owner: dict[str, str] = {}
+
+    for sid, sit in rs.situations.items():
+        if sit.start not in sit.nodes:
+            problems.append(Problem(sit_place(sid, "start"), f"start node '{sit.start}' does not exist"))
+        for alias in [sit.title, *sit.aliases]:
+            key = " ".join(alias.lower().split())
+            other = alias_owner.setdefault(key, sid)
+            if other != sid:
+                problems.append(Problem(sit_place(sid, "aliases"), f"alias '{alias}' is also used by situation '{other}'"))
+        for nid, node in sit.nodes.items():
+            for label, target in _edges(rs, sid, nid, node):
+                where = node_place(sid, nid, label if label != "goto" else "goto")
+                if isinstance(node, m.QuestionNode) and label not in ("yes", "no", "else"):
+                    where = node_place(sid, nid, "when", label)
+                if isinstance(target, m.Goto):
+                    if target.goto not in rs.situations:
+                        problems.append(Problem(where, f"goto names unknown situation '{target.goto}'"))
+                        continue
+                    if target.at and target.at not in rs.situations[target.goto].nodes:
+                        problems.append(Problem(where, f"goto names unknown node '{target.at}' in '{target.goto}'"))
+                        continue
+                elif target not in sit.nodes:
+                    problems.append(Problem(where, f"'{target}' is not a node of '{sid}'"))
+                    continue
+                key = _target_key(sid, target, rs)
+                if key:
+                    graph[(sid, nid)].append(key)
+            if isinstance(node, m.QuestionNode):
+                problems += _check_question(rs, sid, nid, node, node_place)
+            elif isinstance(node, m.RulingNode):
+                problems += _check_ruling(rs, sid, nid, node.ruling, node_place)
+                first = ruling_ids.setdefault(node.ruling.id, node_place(sid, nid, "ruling", "id"))
+                if first != node_place(sid, nid, "ruling", "id"):
+                    problems.append(Problem(node_place(sid, nid, "ruling", "id"), f"ruling id '{node.ruling.id}' is also used at {first}"))
+
+    # reachability within each situation (a node reached only by another situation's goto counts)
+    reached: set[Key] = set()
+    for sid, sit in rs.situations.items():
+        stack = [(sid, sit.start)]
+        while stack:
+            key = stack.pop()
+            if key in reached:
+                continue
+            reached.add(key)
+            stack.extend(graph.get(key, []))
+    for sid, sit in rs.situations.items():
+        for nid in sit.nodes:
+            if (sid, nid) not in reached:
+                problems.append(Problem(node_place(sid, nid), f"node '{nid}' of '{sid}' is never reached"))
+
+    problems += _cycles(graph, node_place)
+    return sorted(set(problems), key=lambda p: (p.place.path, p.place.line, p.place.col, p.message))
+
+
+def _cycles(graph: dict[Key, list[Key]], node_place) -> list[Problem]:  # type: ignore[no-untyped-def]
+    white, grey, black = 0, 1, 2
+    color: dict[Key, int] = defaultdict(int)
+    out: list[Problem] = []
+    for root in list(graph):
+        if color[root] != white:
+            continue
+        stack: list[tuple[Key, int]] = [(root, 0)]
+        trail: list[Key] = []
+        while stack:
+            key, i = stack.pop()
+            if i == 0:
+                color[key] = grey
+                trail.append(key)
+            nexts = graph.get(key, [])
+            if i < len(nexts):
+                stack.append((key, i + 1))
+                nxt = nexts[i]
+                if color[nxt] == grey:
+                    loop = trail[trail.index(nxt):] + [nxt]
+                    text = " -> ".join(f"{s}.{n}" for s, n in loop)
+                    out.append(Problem(node_place(*key), f"the tree loops: {text}"))
+                elif color[nxt] == white:
+                    stack.append((nxt, 0))
+            else:
+                color[key] = black
+                trail.pop()
+    return out
+
+
+def _check_question(rs: Ruleset, sid: str, nid: str, node: m.QuestionNode, node_place) -> list[Problem]:  # type: ignore[no-untyped-def]
+    out: list[Problem] = []
+    fact = rs.fact(node.ask, sid)
+    here = node_place(sid, nid, "ask")
+    if fact is None:
+        return [Problem(here, f"fact '{node.ask}' is not defined (add it to facts.yaml or the situation's facts)")]
+    if fact.type in ("seat", "seats", "number"):
+        return [Problem(here, f"fact '{node.ask}' is a {fact.type}; a question can only branch on yes/no or a choice")]
+    branches = node.branches()
+    if fact.type == "yesno":
+        if node.when or node.else_ is not None:
+            out.append(Problem(here, f"'{node.ask}' is yes/no: branch with 'yes' and 'no', not 'when'/'else'"))
+        for side in ("yes", "no"):
+            if getattr(node, side) is None:
+                out.append(Problem(here, f"question '{node.ask}' has no '{side}' answer"))
+    else:
+        assert fact.choices is not None
+        if node.yes is not None or node.no is not None:
+            out.append(Problem(here, f"'{node.ask}' is a choice: branch with 'when', not 'yes'/'no'"))
+        for value in node.when or {}:
+            if value not in fact.choices:
+                out.append(Problem(node_place(sid, nid, "when", value), f"'{value}' is not a choice of '{node.ask}' ({', '.join(fact.choices)})"))
+        missing = [c for c in fact.choices if c not in (node.when or {})]
+        if missing and node.else_ is None:
+            out.append(Problem(here, f"question '{node.ask}' has no answer for: {', '.join(missing)} (add them to 'when' or add 'else')"))
+        if len(branches) < 2:
+            out.append(Problem(here, f"question '{node.ask}' has fewer than two answers"))
+    return out
+
+
+def _check_ruling(rs: Ruleset, sid: str, nid: str, r: m.Ruling, node_place) -> list[Problem]:  # type: ignore[no-untyped-def]
+    out: list[Problem] = []
+
+    def at(*sub: object) -> Place:
+        return node_place(sid, nid, "ruling", *sub)
+
+    def need(name: str, kinds: tuple[str, ...], where: Place, what: str, groups: bool = False) -> None:
+        if groups and name in m.GROUPS:
+            return
+        if name == "lowest_hand" and "number" in kinds:
+            return
+        fact = rs.fact(name, sid)
+        if fact is None:
+            out.append(Problem(where, f"{what} '{name}' is not a role or fact of '{sid}'"))
+        elif fact.type not in kinds:
+            out.append(Problem(where, f"{what} '{name}' is a {fact.type}, not a {' or '.join(kinds)}"))
+
+    if not r.cite:
+        out.append(Problem(at("id"), f"ruling '{r.id}' cites no source"))
+    for i, c in enumerate(r.cite):
+        if c.source not in rs.sources:
+            out.append(Problem(at("cite", i), f"ruling '{r.id}' cites unknown source '{c.source}'"))
+    for i, text in enumerate([r.says, *r.tiles, *r.procedure, *r.notes]):
+        for name in PLACEHOLDER.findall(text):
+            if name != "lowest_hand" and rs.fact(name, sid) is None:
+                out.append(Problem(at("says"), f"'{{{name}}}' in the text is not a role or fact of '{sid}'"))
+    for i, role in enumerate(r.dead):
+        need(role, ("seat", "seats"), at("dead", i), "dead")
+    money = rs.scoring.kind == "money"
+    for i, t in enumerate(r.pay):
+        need(t.from_, ("seat",), at("pay", i, "from"), "payer", groups=True)
+        need(t.to, ("seat", "seats"), at("pay", i, "to"), "payee", groups=True)
+        if t.of:
+            need(t.of, ("number",), at("pay", i, "of"), "'of'")
+        if t.from_ == t.to:
+            out.append(Problem(at("pay", i), f"'{t.from_}' cannot pay itself: the payment cannot balance"))
+        if t.from_ in m.GROUPS and t.to in m.GROUPS:
+            out.append(Problem(at("pay", i), "a payment from a group to a group names nobody: name a role on one side"))
+    if r.pay and not money:
+        out.append(Problem(at("pay"), f"ruleset '{rs.id}' scores points: use 'points', not 'pay'"))
+    for i, a in enumerate(r.points):
+        need(a.to, ("seat", "seats"), at("points", i, "to"), "points for", groups=True)
+        if a.of:
+            need(a.of, ("number",), at("points", i, "of"), "'of'")
+    if r.settle:
+        need(r.settle.winner, ("seat",), at("settle", "winner"), "winner")
+        if r.settle.discarder:
+            need(r.settle.discarder, ("seat",), at("settle", "discarder"), "discarder")
+        need(r.settle.value, ("number",), at("settle", "value"), "value")
+    return out

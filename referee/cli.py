@@ -1,0 +1,488 @@
+"""The command-line skin: parse, call the core, render, map errors to exit codes.
+
+This is the only module that imports typer. Heavy imports (jinja2 and the like) belong
+inside the commands that need them, so `referee rule` starts fast.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any, Callable, NoReturn, Optional
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from .errors import LoadError, MissingAnswer, RefereeError, UsageError
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    rich_markup_mode="rich",
+    help="Rulings for American Mah Jongg (NMJL-style): find the situation, answer a few questions, read the ruling.",
+    epilog="Start with [bold]referee rule[/bold] and type what happened, e.g. 'wrong wall' or 'false mahj'.",
+)
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+EXIT_OK, EXIT_FINDING, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+
+def fail(exc: RefereeError) -> NoReturn:
+    if isinstance(exc, LoadError) and len(exc.problems) > 1:
+        more = len(exc.problems) - 1
+        err.print(f"referee: {escape(str(exc.problems[0]))} (and {more} more; run 'referee check')")
+    else:
+        err.print(f"referee: {escape(str(exc))}")
+    raise typer.Exit(exc.exit_code)
+
+
+def guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """One place that turns expected errors into a line and an exit code."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except RefereeError as exc:
+            fail(exc)
+        except KeyboardInterrupt:
+            err.print("\nreferee: interrupted")
+            raise typer.Exit(EXIT_INTERRUPTED) from None
+
+    return wrapper
+
+
+def _pairs(items: list[str], flag: str) -> dict[str, str]:
+    result = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise UsageError(f"{flag} expects NAME=VALUE, got '{item}'")
+        result[key.strip()] = value.strip()
+    return result
+
+
+# ---------------------------------------------------------------------------
+# rule
+
+
+RULESET_OPT = typer.Option("nmjl", "--ruleset", "-r", help="Ruleset id, or the path of a ruleset folder.")
+
+
+def _pick_situation(rs: Any, words: str | None, no_input: bool) -> str:
+    from .search import exact, search
+
+    sits = list(rs.situations.values())
+    if words:
+        if words in rs.situations:
+            return words
+        hit = exact(sits, words)
+        if hit:
+            return hit.id
+        hits = search(sits, words, limit=5)
+        if no_input or not hits:
+            if not hits:
+                raise UsageError(f"no situation matches '{words}'; try 'referee list'")
+            names = ", ".join(h.situation.id for h in hits)
+            raise UsageError(f"'{words}' is not a situation id; matches: {names} (pass the id)")
+    elif no_input:
+        raise UsageError("name the situation (referee rule SITUATION) when using --no-input; see 'referee list'")
+    while True:
+        if not words:
+            words = _ask_line("What happened? (a few words, e.g. 'wrong wall', 'false mahj')")
+            if not words.strip():
+                words = None
+                continue
+        if words in rs.situations:
+            return words
+        hits = search(sits, words, limit=5)
+        if not hits:
+            out.print(f"[yellow]Nothing matches '{escape(words)}'.[/] Try other words, or 'list' to see all.")
+            words = None
+            continue
+        out.print()
+        for i, h in enumerate(hits, 1):
+            out.print(f"  [bold]{i}[/]  {escape(h.situation.title)}  [dim]({h.situation.id})[/]")
+        choice = _ask_line("Which one? (number, Enter for 1, or new words)").strip()
+        if choice == "":
+            return hits[0].situation.id
+        if choice.isdigit() and 1 <= int(choice) <= len(hits):
+            return hits[int(choice) - 1].situation.id
+        if choice == "list":
+            for s in sits:
+                out.print(f"  {s.id}  [dim]{escape(s.title)}[/]")
+            words = None
+            continue
+        words = choice
+
+
+def _ask_line(prompt: str) -> str:
+    try:
+        return out.input(f"[bold cyan]?[/] {escape(prompt)} ")
+    except EOFError:
+        raise UsageError("no more input (standard input closed); use --answer or --no-input") from None
+
+
+BACK = object()
+
+
+def _prompt(q: Any, number: int) -> Any:
+    from .answers import normalize
+    from .model import SEATS
+
+    d = q.definition
+    out.print()
+    optional = " [dim](Enter to leave open)[/]" if q.optional else ""
+    out.print(f"[bold]{number}. {escape(d.ask)}[/]{optional}")
+    options: list[tuple[str, str]] = []
+    if d.type == "choice":
+        options = list((d.choices or {}).items())
+    elif d.type == "seat":
+        options = [(s, "") for s in SEATS]
+    elif d.type == "yesno":
+        options = [("yes", ""), ("no", "")]
+    for i, (value, label) in enumerate(options, 1):
+        out.print(f"   [bold]{i}[/]  {escape(value)}" + (f"  [dim]{escape(label)}[/]" if label else ""))
+    hint = {"seats": "seats, comma-separated", "number": "a number"}.get(d.type, "number or value")
+    while True:
+        raw = _ask_line(f"answer ({hint}; ? for help, back to revise)").strip()
+        if raw == "?":
+            out.print(escape(d.help) if d.help else "[dim]No more help for this question.[/]")
+            continue
+        if raw.lower() == "back":
+            return BACK
+        if raw == "":
+            if q.optional:
+                return None
+            continue
+        try:
+            if options and raw.isdigit() and 1 <= int(raw) <= len(options) and d.type != "choice":
+                raw = options[int(raw) - 1][0]
+            return normalize(q.fact, d, raw)
+        except UsageError as exc:
+            out.print(f"[red]{escape(exc.message)}[/]")
+
+
+def _resolve(rs: Any, sid: str, facts: dict[str, Any], players: dict[str, str], no_input: bool) -> Any:
+    from .answers import example
+    from .engine import Outcome, advance
+
+    asked: list[str] = []
+    while True:
+        step = advance(rs, sid, facts, players)
+        if isinstance(step, Outcome):
+            return step
+        if no_input:
+            if step.optional:
+                facts[step.fact] = None
+                continue
+            raise MissingAnswer(step.fact, step.definition.ask, example(step.definition))
+        answer = _prompt(step, len(asked) + 1)
+        if answer is BACK:
+            if not asked:
+                out.print("[dim]Nothing to go back to.[/]")
+                continue
+            facts.pop(asked.pop(), None)
+            continue
+        facts[step.fact] = answer
+        asked.append(step.fact)
+        try:
+            step2 = advance(rs, sid, facts, players)
+        except UsageError as exc:  # e.g. two roles on one seat: ask again
+            out.print(f"[red]{escape(exc.message)}[/]")
+            facts.pop(asked.pop(), None)
+            continue
+        del step2
+
+
+def _print_outcome(o: Any) -> None:
+    from .render import outcome_lines
+
+    rs = o.ruleset
+    sit = rs.situations[o.start]
+    out.print()
+    out.rule(f"[bold]Ruling {o.ruling.id}[/] · {escape(sit.title)}", align="left")
+    for title, lines in outcome_lines(o):
+        if title:
+            out.print(f"[bold]{escape(title)}:[/]")
+            for line in lines:
+                out.print(f"  {escape(line)}")
+        else:
+            for line in lines:
+                out.print(f"[bold green]{escape(line)}[/]")
+    out.print(f"[dim]ruleset {rs.id} {rs.meta.version} ({rs.hash})[/]")
+
+
+@app.command(epilog="""Examples:\n
+  referee rule                                   # type what happened, pick, answer\n
+  referee rule wrong-end --seat picker=West\n
+  referee rule misnamed-discard --answer misnamed_claimed_for=mahjong --answer mahjong_with=named --seat misnamer=South --seat caller=North --answer hand_value=25 --no-input --json\n
+  referee rule --answers scenarios/nmjl/mahjong-in-error/two-threw-in.yaml""")
+@guarded
+def rule(
+    situation: Optional[str] = typer.Argument(None, help="Situation id, or words to search for."),
+    ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r", help="Ruleset id or folder (default: the answers file's, else nmjl)."),
+    answer: list[str] = typer.Option([], "--answer", "-a", help="FACT=VALUE; repeatable."),
+    answers: Optional[Path] = typer.Option(None, "--answers", help="YAML answers file (a scenario file works)."),
+    seat: list[str] = typer.Option([], "--seat", "-s", help="ROLE=SEAT, e.g. picker=West; repeatable."),
+    player: list[str] = typer.Option([], "--player", "-p", help="SEAT=NAME, e.g. East=Ruth; repeatable."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON document instead of text."),
+    no_input: bool = typer.Option(False, "--no-input", help="Never prompt: a missing answer exits 2 and names it."),
+) -> None:
+    """Find a situation, answer its questions, and print the ruling.
+
+    Answers come from --answers FILE, then --answer/--seat (which win); anything still
+    missing is asked at the prompt, or is an error under --no-input.
+    """
+    from .answers import normalize
+    from .loader import load_strict
+    from .scenarios import fact_for, facts_of, load_file, players_map
+
+    file_facts: dict[str, Any] = {}
+    players: dict[str, str] = {}
+    sc = load_file(answers) if answers is not None else None
+    if sc is not None:
+        situation = situation or sc.situation
+        ruleset = ruleset or sc.ruleset
+    rs = load_strict(ruleset or "nmjl")
+    sid = _pick_situation(rs, situation, no_input)
+    if sc is not None:
+        sc.situation = sid
+        file_facts, players = facts_of(rs, sc)
+    facts = dict(file_facts)
+    for name, value in {**_pairs(answer, "--answer"), **_pairs(seat, "--seat")}.items():
+        facts[name] = normalize(name, fact_for(rs, sid, name), value)
+    players.update(players_map(_pairs(player, "--player")))
+    outcome = _resolve(rs, sid, facts, players, no_input)
+    if as_json:
+        from .render import outcome_json
+
+        out.print_json(json.dumps(outcome_json(outcome)))
+    else:
+        _print_outcome(outcome)
+
+
+# ---------------------------------------------------------------------------
+# finding situations
+
+
+@app.command(epilog="Examples:\n\n  referee search wrong wall\n\n  referee search drew from the back")
+@guarded
+def search(
+    words: list[str] = typer.Argument(..., help="What happened, in a few words."),
+    ruleset: str = RULESET_OPT,
+    limit: int = typer.Option(8, "--limit", "-n", help="How many matches to show."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Situations ranked by how well their title, aliases and summary match WORDS."""
+    from .loader import load_strict
+    from .search import search as find
+
+    rs = load_strict(ruleset)
+    hits = find(list(rs.situations.values()), " ".join(words), limit=limit)
+    if as_json:
+        out.print_json(json.dumps([{"id": h.situation.id, "title": h.situation.title, "score": h.score, "matched": h.matched} for h in hits]))
+        return
+    if not hits:
+        err.print(f"referee: no situation matches '{' '.join(words)}'; try 'referee list'")
+        raise typer.Exit(EXIT_FINDING)
+    for h in hits:
+        out.print(f"[bold]{h.situation.id}[/]  {escape(h.situation.title)}  [dim]{escape(h.situation.summary)}[/]")
+
+
+@app.command("list")
+@guarded
+def list_(
+    ruleset: str = RULESET_OPT,
+    phase: Optional[str] = typer.Option(None, help="Only this phase: deal, charleston, play, claiming, joker, mahjong, dead, end."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """The situations of a ruleset, by phase of the game."""
+    from .loader import load_strict
+    from .model import PHASES
+
+    rs = load_strict(ruleset)
+    if phase and phase not in PHASES:
+        raise UsageError(f"unknown phase '{phase}'; choose one of {', '.join(PHASES)}")
+    sits = sorted(rs.situations.values(), key=lambda s: (PHASES.index(s.phase), s.id))
+    sits = [s for s in sits if not phase or s.phase == phase]
+    if as_json:
+        out.print_json(json.dumps([{"id": s.id, "title": s.title, "phase": s.phase, "summary": s.summary} for s in sits]))
+        return
+    current = None
+    for s in sits:
+        if s.phase != current:
+            current = s.phase
+            out.print(f"\n[bold]{current}[/]")
+        out.print(f"  {s.id:<28} {escape(s.title)}")
+
+
+@app.command(epilog="Examples:\n\n  referee show wrong-end\n\n  referee show mahjong-in-error --format mermaid")
+@guarded
+def show(
+    situation: str = typer.Argument(..., help="Situation id."),
+    ruleset: str = RULESET_OPT,
+    fmt: str = typer.Option("text", "--format", "-f", help="text, mermaid or dot."),
+) -> None:
+    """One situation's decision tree."""
+    from .loader import load_strict
+    from .render import tree_graph, tree_lines
+
+    rs = load_strict(ruleset)
+    if fmt == "text":
+        for line in tree_lines(rs, situation):
+            out.print(escape(line))
+    elif fmt in ("mermaid", "dot"):
+        print(tree_graph(rs, situation, fmt))
+    else:
+        raise UsageError(f"unknown format '{fmt}'; choose text, mermaid or dot")
+
+
+@app.command()
+@guarded
+def rulesets(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+    """The rulesets referee can find (shipped, and folders named in REFEREE_RULESETS)."""
+    from .loader import available, load
+
+    rows = []
+    for rid, folder in available().items():
+        rs, problems = load(folder)
+        rows.append({
+            "id": rid,
+            "title": rs.meta.title if rs else "(does not load; run referee check)",
+            "version": rs.meta.version if rs else "",
+            "extends": rs.meta.extends if rs else None,
+            "situations": len(rs.situations) if rs else 0,
+            "scoring": rs.scoring.kind if rs else "",
+            "folder": str(folder),
+        })
+    if as_json:
+        out.print_json(json.dumps(rows))
+        return
+    for r in rows:
+        ext = f" extends {r['extends']}" if r["extends"] else ""
+        out.print(f"[bold]{r['id']}[/] {r['version']}  {escape(r['title'])}  [dim]({r['situations']} situations, {r['scoring']}{ext})[/]")
+
+
+# ---------------------------------------------------------------------------
+# authors' tools
+
+
+@app.command(epilog="Examples:\n\n  referee check\n\n  referee check rulesets/my-house\n\n  referee check scenarios/nmjl")
+@guarded
+def check(paths: list[Path] = typer.Argument(None, help="Ruleset folders, ruleset ids, scenario files or folders. Default: everything shipped.")) -> None:
+    """Validate and lint rulesets and scenarios; prints path:line:col: message for each problem."""
+    from .checks import lint
+    from .loader import available, load
+    from .scenarios import facts_of, load_file, scenario_files, default_paths, run
+
+    problems = []
+    targets: list[str] = []
+    scen: list[Path] = []
+    if not paths:
+        targets = list(available())
+        scen = scenario_files([p for p in default_paths() if p.exists()])
+    for p in paths or []:
+        if (p / "ruleset.yaml").is_file() or p.name == "ruleset.yaml" or (not p.exists() and "/" not in str(p)):
+            targets.append(str(p))
+        else:
+            scen += scenario_files([p])
+    for t in targets:
+        rs, found = load(t)
+        problems += found
+        if rs is not None:
+            problems += lint(rs)
+    from .loader import load_strict
+
+    for f in scen:
+        try:
+            sc = load_file(f)
+            rs2 = load_strict(sc.ruleset)
+            rs2.situation(sc.situation)
+            facts, players = facts_of(rs2, sc)
+            run(rs2, sc.situation, facts, players)
+        except LoadError as exc:
+            problems += exc.problems
+        except RefereeError as exc:
+            from .errors import Place, Problem
+
+            problems.append(Problem(Place(str(f)), exc.message))
+    for pr in problems:
+        out.print(escape(str(pr)))
+    n = len(targets) + len(scen)
+    if problems:
+        err.print(f"{len(problems)} problem{'s' if len(problems) != 1 else ''} found")
+        raise typer.Exit(EXIT_FINDING)
+    err.print(f"ok: {len(targets)} ruleset{'s' if len(targets) != 1 else ''}, {len(scen)} scenario file{'s' if len(scen) != 1 else ''} checked")
+    del n
+
+
+@app.command("test", epilog="Examples:\n\n  referee test\n\n  referee test scenarios/nmjl/wrong-end")
+@guarded
+def test_(
+    paths: list[Path] = typer.Argument(None, help="Scenario files or folders. Default: all shipped scenarios."),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="List passing scenarios too."),
+    coverage: Optional[bool] = typer.Option(None, "--coverage/--no-coverage", help="Fail when a ruling leaf is reached by no scenario (default: on when no PATHS are given)."),
+) -> None:
+    """Replay scenario files; report pass/fail and the ruling leaves no scenario reaches."""
+    from .loader import load_strict
+    from .scenarios import default_paths, leaves, run_file, scenario_files
+
+    files = scenario_files(list(paths) if paths else default_paths())
+    if coverage is None:
+        coverage = not paths
+    reached: dict[str, set[str]] = {}
+    passed = failed = 0
+    for f in files:
+        result, _ = run_file(f)
+        if result.ruling:
+            reached.setdefault(result.ruleset, set()).add(result.ruling)
+        if result.passed:
+            passed += 1
+            if verbose:
+                out.print(f"[green]PASS[/] {escape(str(f))} ({result.ruling})")
+        else:
+            failed += 1
+            out.print(f"[red]FAIL[/] {escape(str(f))}")
+            for line in result.failures:
+                out.print(f"     {escape(line)}")
+    out.print(f"{passed} passed, {failed} failed")
+    uncovered = []
+    for rid in sorted(reached):
+        rs = load_strict(rid)
+        for ruling_id, (sid, nid) in sorted(leaves(rs, own_only=True).items()):
+            if ruling_id not in reached[rid]:
+                uncovered.append(f"{rid}: {ruling_id} ({sid}.{nid}) is reached by no scenario")
+    for line in uncovered:
+        out.print(escape(line))
+    if failed or (coverage and uncovered):
+        raise typer.Exit(EXIT_FINDING)
+
+
+@app.command(epilog="Examples:\n\n  referee schema situation\n\n  referee schema --write")
+@guarded
+def schema(
+    kind: str = typer.Argument("situation", help="situation, ruleset, facts, patch or scenario."),
+    write: bool = typer.Option(False, "--write", help="Write every schema into the package's schema folder."),
+) -> None:
+    """Print the JSON Schema of a file kind, for editors' autocompletion."""
+    from . import schema as sch
+
+    if write:
+        for p in sch.write_all():
+            err.print(f"wrote {p}")
+        return
+    if kind not in sch.KINDS:
+        raise UsageError(f"unknown schema '{kind}'; choose one of {', '.join(sch.KINDS)}")
+    sys.stdout.write(sch.text(kind))
+
+
+def main() -> None:
+    try:
+        app(prog_name="referee")
+    except KeyboardInterrupt:
+        err.print("\nreferee: interrupted")
+        sys.exit(EXIT_INTERRUPTED)

@@ -1,0 +1,71 @@
+"""Every expected failure is a RefereeError; cli.py maps them to exit codes in one place."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where in a file a problem is: 1-based line and column, as editors count them."""
+
+    path: str
+    line: int = 0
+    col: int = 0
+
+    def __str__(self) -> str:
+        if self.line:
+            return f"{self.path}:{self.line}:{self.col}"
+        return self.path
+
+
+class RefereeError(Exception):
+    """An expected error: printed as one line, never a traceback."""
+
+    exit_code = 1
+
+    def __init__(self, message: str, place: Place | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.place = place
+
+    def __str__(self) -> str:
+        return f"{self.place}: {self.message}" if self.place else self.message
+
+
+class UsageError(RefereeError):
+    """Bad command-line input: an unknown id, a value not among the choices."""
+
+    exit_code = 2
+
+
+class MissingAnswer(UsageError):
+    """A decision fact has no answer and we may not ask (--no-input)."""
+
+    def __init__(self, fact: str, prompt: str, example: str) -> None:
+        super().__init__(
+            f"missing answer for '{fact}' ({prompt}); supply it with --answer {fact}={example}"
+        )
+        self.fact = fact
+
+
+class LoadError(RefereeError):
+    """A ruleset, scenario or answers file that cannot be read or does not fit the format."""
+
+    def __init__(self, problems: list["Problem"]) -> None:
+        self.problems = problems
+        first = problems[0]
+        super().__init__(first.message, first.place)
+
+    def __str__(self) -> str:
+        return "\n".join(str(p) for p in self.problems)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One finding of the loader or the lint, with its place."""
+
+    place: Place
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.place}: {self.message}"

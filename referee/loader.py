@@ -1,0 +1,335 @@
+"""Find rulesets on disk, read their files, validate them, and merge overlays.
+
+A ruleset folder holds `ruleset.yaml` (metadata, sources, scoring), an optional
+`facts.yaml` (facts shared by its situations) and `situations/*.yaml`. A ruleset that
+`extends` another starts from the base's merged result and changes it.
+"""
+from __future__ import annotations
+
+import difflib
+import hashlib
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from . import model as m
+from .errors import LoadError, Place, Problem, UsageError
+from .yamlload import Document, Loc, read
+
+T = TypeVar("T", bound=BaseModel)
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def data_dir(name: str) -> Path:
+    """`rulesets` or `scenarios`: inside the wheel, else beside the package in a checkout."""
+    packaged = PACKAGE_DIR / f"_{name}"
+    if packaged.is_dir():
+        return packaged
+    return PACKAGE_DIR.parent / name
+
+
+def search_dirs() -> list[Path]:
+    extra = [Path(p) for p in os.environ.get("REFEREE_RULESETS", "").split(os.pathsep) if p]
+    return [*extra, data_dir("rulesets")]
+
+
+def available() -> dict[str, Path]:
+    """Ruleset id -> folder, first found wins (so REFEREE_RULESETS can shadow a shipped one)."""
+    found: dict[str, Path] = {}
+    for base in search_dirs():
+        if base.is_dir():
+            for folder in sorted(base.iterdir()):
+                if (folder / "ruleset.yaml").is_file():
+                    found.setdefault(folder.name, folder)
+    return found
+
+
+def locate(name: str, near: Path | None = None) -> Path:
+    """A ruleset id or a path to a ruleset folder (or its ruleset.yaml)."""
+    as_path = Path(name)
+    if as_path.name == "ruleset.yaml":
+        as_path = as_path.parent
+    if (as_path / "ruleset.yaml").is_file():
+        return as_path
+    if near is not None and (near.parent / name / "ruleset.yaml").is_file():
+        return near.parent / name
+    known = available()
+    if name in known:
+        return known[name]
+    hint = difflib.get_close_matches(name, known, n=1)
+    also = f"; did you mean '{hint[0]}'?" if hint else f"; known: {', '.join(known) or 'none'}"
+    raise UsageError(f"unknown ruleset '{name}'{also}")
+
+
+@dataclass
+class Origin:
+    """Where a node or a situation was written, so a problem names the right file."""
+
+    doc: Document
+    loc: Loc
+
+    def place(self, *sub: Any) -> Place:
+        return self.doc.place(self.loc + tuple(sub))
+
+
+@dataclass
+class Ruleset:
+    meta: m.RulesetMeta
+    scoring: m.Scoring
+    sources: dict[str, m.Source]
+    facts: dict[str, m.FactDef]
+    situations: dict[str, m.Situation]
+    folder: Path
+    chain: list[str]
+    hash: str = ""
+    fact_origin: dict[str, Origin] = field(default_factory=dict)
+    situation_origin: dict[str, Origin] = field(default_factory=dict)
+    node_origin: dict[tuple[str, str], Origin] = field(default_factory=dict)
+    meta_origin: Origin | None = None
+
+    @property
+    def id(self) -> str:
+        return self.meta.id
+
+    def situation(self, sid: str) -> m.Situation:
+        if sid in self.situations:
+            return self.situations[sid]
+        hint = difflib.get_close_matches(sid, self.situations, n=1)
+        also = f"; did you mean '{hint[0]}'?" if hint else "; try 'referee search WORDS'"
+        raise UsageError(f"unknown situation '{sid}' in ruleset '{self.id}'{also}")
+
+    def fact(self, name: str, sid: str | None = None) -> m.FactDef | None:
+        """A fact as a situation sees it: its own facts and roles first, then the ruleset's."""
+        for s in ([self.situations[sid]] if sid in self.situations else []) + list(self.situations.values()):
+            if name in s.facts:
+                return s.facts[name]
+            if name in s.roles:
+                role = s.roles[name]
+                return m.FactDef(type="seat", ask=role.ask, help=role.help)
+            if s.id == sid:
+                break
+        if name in self.facts:
+            return self.facts[name]
+        return None
+
+
+# ---------------------------------------------------------------------------
+# validation with places
+
+
+def _walk(data: Any, loc: tuple[Any, ...]) -> Loc:
+    """Map pydantic's error path onto the data path, dropping union-member labels."""
+    out: list[Any] = []
+    cur = data
+    for seg in loc:
+        if isinstance(cur, dict) and seg in cur:
+            out.append(seg)
+            cur = cur[seg]
+        elif isinstance(cur, dict) and seg == "from_" and "from" in cur:
+            out.append("from")
+            cur = cur["from"]
+        elif isinstance(cur, list) and isinstance(seg, int) and seg < len(cur):
+            out.append(seg)
+            cur = cur[seg]
+    return tuple(out)
+
+
+_ALL_KEYS = sorted(
+    {
+        (f.alias or name)
+        for cls in (m.RulesetMeta, m.Source, m.Scoring, m.FactDef, m.RoleDef, m.Cite, m.Transfer,
+                    m.PointAward, m.Settle, m.Ruling, m.Goto, m.QuestionNode, m.RulingNode,
+                    m.GotoNode, m.Situation, m.SituationPatch, m.FactsFile, m.Expect, m.Answers)
+        for name, f in cls.model_fields.items()
+    }
+)
+
+
+def _message(err: dict[str, Any], loc: Loc) -> str:
+    kind = err["type"]
+    last = loc[-1] if loc else ""
+    if kind == "extra_forbidden":
+        bad = str(err["loc"][-1])
+        hint = difflib.get_close_matches(bad, _ALL_KEYS, n=1)
+        return f"unknown key '{bad}'" + (f"; did you mean '{hint[0]}'?" if hint else "")
+    if kind == "missing":
+        return f"missing required key '{err['loc'][-1]}'"
+    msg = str(err["msg"]).removeprefix("Value error, ")
+    where = f"'{last}': " if isinstance(last, str) and last else ""
+    return where + msg
+
+
+def validate(cls: type[T], doc: Document, loc: Loc = ()) -> tuple[T | None, list[Problem]]:
+    data = doc.data
+    for seg in loc:
+        data = data[seg]
+    if data is None:
+        return None, [Problem(doc.place(loc), f"empty file; expected a {cls.__name__} mapping")]
+    if not isinstance(data, dict):
+        return None, [Problem(doc.place(loc), f"expected a mapping of keys for a {cls.__name__}")]
+    try:
+        return cls.model_validate(data), []
+    except ValidationError as exc:
+        problems = []
+        seen: set[tuple[Place, str]] = set()
+        for err in exc.errors():
+            sub = _walk(data, err["loc"])
+            place = doc.place(loc + sub)
+            text = _message(err, sub)
+            if (place, text) not in seen:
+                seen.add((place, text))
+                problems.append(Problem(place, text))
+        return None, problems
+
+
+# ---------------------------------------------------------------------------
+# loading
+
+
+def _file_hash(h: "hashlib._Hash", folder: Path, files: list[Path]) -> None:
+    for f in files:
+        h.update(str(f.relative_to(folder)).encode())
+        h.update(b"\0")
+        h.update(f.read_bytes())
+        h.update(b"\0")
+
+
+def load(name: str | Path, _seen: tuple[Path, ...] = (), near: Path | None = None) -> tuple[Ruleset | None, list[Problem]]:
+    """Load and merge a ruleset; returns every problem found rather than stopping at the first."""
+    folder = locate(str(name), near).resolve()
+    if folder in _seen:
+        chain = " -> ".join(p.name for p in (*_seen, folder))
+        return None, [Problem(Place(str(folder / "ruleset.yaml"), 1, 1), f"'extends' makes a cycle: {chain}")]
+    problems: list[Problem] = []
+    meta_doc = _read(folder / "ruleset.yaml", problems)
+    if meta_doc is None:
+        return None, problems
+    meta, errs = validate(m.RulesetMeta, meta_doc)
+    problems += errs
+    if meta is None:
+        return None, problems
+
+    base: Ruleset | None = None
+    if meta.extends:
+        try:
+            base, base_problems = load(meta.extends, (*_seen, folder), near=folder)
+        except UsageError as exc:
+            return None, problems + [Problem(meta_doc.place(("extends",)), exc.message)]
+        problems += base_problems
+        if base is None:
+            return None, problems
+    files = sorted((folder / "situations").glob("*.yaml")) if (folder / "situations").is_dir() else []
+    facts_path = folder / "facts.yaml"
+
+    rs = Ruleset(
+        meta=meta,
+        scoring=meta.scoring or (base.scoring if base else m.Scoring()),
+        sources={**(base.sources if base else {}), **meta.sources},
+        facts=dict(base.facts) if base else {},
+        situations=dict(base.situations) if base else {},
+        folder=folder,
+        chain=[*(base.chain if base else []), meta.id],
+        fact_origin=dict(base.fact_origin) if base else {},
+        situation_origin=dict(base.situation_origin) if base else {},
+        node_origin=dict(base.node_origin) if base else {},
+        meta_origin=Origin(meta_doc, ()),
+    )
+    h = hashlib.sha256(base.hash.encode() if base else b"")
+    _file_hash(h, folder, [folder / "ruleset.yaml", *([facts_path] if facts_path.is_file() else []), *files])
+    rs.hash = h.hexdigest()[:12]
+
+    for sid in meta.remove:
+        if sid not in rs.situations:
+            problems.append(Problem(meta_doc.place(("remove",)), f"'remove' names unknown situation '{sid}'"))
+        rs.situations.pop(sid, None)
+
+    if facts_path.is_file():
+        doc = _read(facts_path, problems)
+        if doc is not None:
+            ff, errs = validate(m.FactsFile, doc)
+            problems += errs
+            if ff:
+                for name, fact in ff.facts.items():
+                    rs.facts[name] = fact
+                    rs.fact_origin[name] = Origin(doc, ("facts", name))
+
+    for path in files:
+        doc = _read(path, problems)
+        if doc is None:
+            continue
+        if isinstance(doc.data, dict) and "patch" in doc.data:
+            _apply_patch(rs, doc, problems)
+            continue
+        sit, errs = validate(m.Situation, doc)
+        problems += errs
+        if sit is None:
+            continue
+        if sit.id in rs.situations and rs.situation_origin[sit.id].doc.path.startswith(str(folder)):
+            first = rs.situation_origin[sit.id].place()
+            problems.append(Problem(doc.place(("id",)), f"situation id '{sit.id}' is also used at {first}"))
+            continue
+        if path.stem != sit.id:
+            problems.append(Problem(doc.place(("id",)), f"situation id '{sit.id}' should match its file name '{path.stem}'"))
+        rs.situations[sit.id] = sit
+        rs.situation_origin[sit.id] = Origin(doc, ())
+        for key in list(rs.node_origin):
+            if key[0] == sit.id:
+                del rs.node_origin[key]
+        for nid in sit.nodes:
+            rs.node_origin[(sit.id, nid)] = Origin(doc, ("nodes", nid))
+    return rs, problems
+
+
+def _apply_patch(rs: Ruleset, doc: Document, problems: list[Problem]) -> None:
+    patch, errs = validate(m.SituationPatch, doc)
+    problems += errs
+    if patch is None:
+        return
+    if patch.patch not in rs.situations:
+        hint = difflib.get_close_matches(patch.patch, rs.situations, n=1)
+        problems.append(
+            Problem(doc.place(("patch",)), f"'patch' names unknown situation '{patch.patch}'"
+                    + (f"; did you mean '{hint[0]}'?" if hint else ""))
+        )
+        return
+    sit = rs.situations[patch.patch]
+    nodes = dict(sit.nodes)
+    for nid in patch.remove_nodes:
+        if nid not in nodes:
+            problems.append(Problem(doc.place(("remove_nodes",)), f"'remove_nodes' names unknown node '{nid}'"))
+        nodes.pop(nid, None)
+        rs.node_origin.pop((sit.id, nid), None)
+    nodes.update(patch.nodes)
+    for nid in patch.nodes:
+        rs.node_origin[(sit.id, nid)] = Origin(doc, ("nodes", nid))
+    changes: dict[str, Any] = {"nodes": nodes, "roles": {**sit.roles, **patch.roles}, "facts": {**sit.facts, **patch.facts}}
+    for key in ("title", "aliases", "summary", "help", "start"):
+        if getattr(patch, key) is not None:
+            changes[key] = getattr(patch, key)
+    rs.situations[sit.id] = sit.model_copy(update=changes)
+
+
+def _read(path: Path, problems: list[Problem]) -> Document | None:
+    try:
+        return read(path)
+    except LoadError as exc:
+        problems.extend(exc.problems)
+        return None
+
+
+_CACHE: dict[tuple[str, str], Ruleset] = {}
+
+
+def load_strict(name: str | Path) -> Ruleset:
+    """Load for use (not for checking): any problem in the files is an error."""
+    key = (str(name), os.environ.get("REFEREE_RULESETS", ""))
+    if key not in _CACHE:
+        rs, problems = load(name)
+        if problems or rs is None:
+            raise LoadError(problems or [Problem(Place(str(name)), "could not load ruleset")])
+        _CACHE[key] = rs
+    return _CACHE[key]

@@ -1,0 +1,293 @@
+"""The rules format: what a ruleset, a situation and a ruling may say.
+
+These models are the single source of the JSON Schema (`referee schema`), so every
+field carries a description an editor can show.
+"""
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, field_validator, model_validator
+
+SEATS: tuple[str, ...] = ("East", "South", "West", "North")
+GROUPS: dict[str, str] = {
+    "others": "each other player",
+    "active": "each active player",
+}
+PHASES = ("deal", "charleston", "play", "claiming", "joker", "mahjong", "dead", "end")
+GAME_STATES = ("continues", "ends", "replay", "redeal")
+
+FACT_ID = r"^[a-z][a-z0-9_]*$"
+SITUATION_ID = r"^[a-z][a-z0-9-]*$"
+RULING_ID = r"^[A-Z][A-Z0-9]*(-[A-Za-z0-9]+)+$"
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+class Source(Strict):
+    title: str = Field(description="Title of the source document")
+    url: str | None = Field(None, description="Where the source can be read")
+    note: str | None = Field(None, description="How complete our reading of it is, or what it covers")
+
+
+class Scoring(Strict):
+    kind: Literal["money", "points"] = Field("money", description="Money games pay between players; tournaments score points")
+    unit: str = Field("cents", description="What amounts count: cents, points")
+    lowest_hand: int = Field(25, ge=0, description="Value of the lowest hand on the current card (L)")
+    discarder_times: int = Field(2, ge=0, description="Standard schedule: the discarder of the winning tile pays this many times the hand value")
+    others_times: int = Field(1, ge=0, description="Standard schedule: each other loser pays this many times the value on a discard win")
+    self_pick_times: int = Field(2, ge=0, description="Standard schedule: each loser pays this many times the value on a self-picked win")
+    jokerless_times: int = Field(2, ge=1, description="Multiplier for an announced jokerless hand (never for Singles and Pairs)")
+
+
+class RulesetMeta(Strict):
+    id: str = Field(pattern=SITUATION_ID, description="Short id used with --ruleset")
+    title: str
+    version: str = Field(description="Version of this ruleset's text")
+    effective: str | None = Field(None, description="Date from which these rules apply (YYYY-MM-DD)")
+    extends: str | None = Field(None, description="Id of the ruleset this one overrides")
+    description: str = ""
+    sources: dict[str, Source] = Field(default_factory=dict, description="Bibliography: key -> source")
+    scoring: Scoring | None = Field(None, description="Scoring; inherited when the ruleset extends another")
+    remove: list[str] = Field(default_factory=list, description="Situations of the base ruleset that this one drops")
+
+
+class FactDef(Strict):
+    type: Literal["yesno", "choice", "seat", "seats", "number"] = Field(description="Kind of answer")
+    ask: str = Field(description="The question as the judge reads it")
+    help: str = Field("", description="What the terms in the question mean; shown on '?'")
+    choices: dict[str, str] | None = Field(None, description="For type choice: value -> label")
+    min: int | None = Field(None, description="For type number: smallest allowed value")
+    max: int | None = Field(None, description="For type number: largest allowed value")
+
+    @model_validator(mode="after")
+    def _choices_only_for_choice(self) -> "FactDef":
+        if self.type == "choice" and not self.choices:
+            raise ValueError("a choice fact needs 'choices'")
+        if self.type != "choice" and self.choices:
+            raise ValueError("'choices' is only for type choice")
+        if self.choices:
+            for value in self.choices:
+                if not re.match(r"^[a-z0-9][a-z0-9_-]*$", value):
+                    raise ValueError(f"choice value {value!r} must be lower-case letters, digits, '-' or '_'")
+        return self
+
+
+class RoleDef(Strict):
+    ask: str = Field(description="Which seat plays this role?")
+    help: str = ""
+
+
+def _role_text(value: Any) -> Any:
+    # `picker: Which seat picked?` is the short form of `picker: {ask: ...}`.
+    if isinstance(value, dict):
+        return {k: ({"ask": v} if isinstance(v, str) else v) for k, v in value.items()}
+    return value
+
+
+class Cite(Strict):
+    source: str = Field(description="A key of the ruleset's sources")
+    section: str = Field("", description="Section or heading within the source")
+
+    def __str__(self) -> str:
+        return f"{self.source}, {self.section}" if self.section else self.source
+
+
+def _parse_cite(value: Any) -> Any:
+    # "AMJA-PLAY: Picking from Wrong End" is easier to write than a mapping.
+    if isinstance(value, str):
+        key, _, section = value.partition(":")
+        return {"source": key.strip(), "section": section.strip()}
+    return value
+
+
+class Transfer(Strict):
+    """Money that moves from one party to another."""
+
+    from_: str = Field(alias="from", description="Role that pays, or a group: others, active")
+    to: str = Field(description="Role that collects, or a group: others, active")
+    times: int = Field(1, ge=1, description="Multiplier applied to 'of'")
+    of: str | None = Field(None, description="A number fact (hand_value, declared_value) or lowest_hand")
+    amount: int | None = Field(None, ge=0, description="A fixed amount in the ruleset's unit instead of 'of'")
+
+    @model_validator(mode="after")
+    def _one_base(self) -> "Transfer":
+        if (self.of is None) == (self.amount is None):
+            raise ValueError("a payment needs exactly one of 'of' or 'amount'")
+        if self.amount is not None and self.times != 1:
+            raise ValueError("'times' goes with 'of', not with a fixed 'amount'")
+        return self
+
+
+class PointAward(Strict):
+    """Tournament points credited (or, when negative, charged) to a party."""
+
+    to: str = Field(description="Role or group: others, active")
+    points: int | None = Field(None, description="A fixed number of points (may be negative)")
+    times: int = Field(1, description="Multiplier applied to 'of'")
+    of: str | None = Field(None, description="A number fact, such as hand_value")
+
+    @model_validator(mode="after")
+    def _one_base(self) -> "PointAward":
+        if (self.of is None) == (self.points is None):
+            raise ValueError("a point award needs exactly one of 'of' or 'points'")
+        return self
+
+
+class Settle(Strict):
+    """Settle the Mah Jongg by the ruleset's standard schedule."""
+
+    winner: str = Field(description="Role of the winner")
+    how: Literal["discard", "self-pick"] = Field(description="How the winning tile came")
+    discarder: str | None = Field(None, description="Role of the discarder, for a discard win")
+    value: str = Field("hand_value", description="Number fact holding the hand value")
+
+    @model_validator(mode="after")
+    def _discarder(self) -> "Settle":
+        if (self.how == "discard") != (self.discarder is not None):
+            raise ValueError("a discard win names its 'discarder', a self-pick does not")
+        return self
+
+
+class Ruling(Strict):
+    id: str = Field(pattern=RULING_ID, description="Stable citable id, e.g. MJE-3")
+    says: str = Field(description="What the judge reads out; {role} and {fact} are filled in")
+    game: Literal["continues", "ends", "replay", "redeal"] = Field(description="What happens to the game")
+    dead: list[str] = Field(default_factory=list, description="Roles whose hands are dead")
+    pay: list[Transfer] = Field(default_factory=list, description="Money transfers")
+    points: list[PointAward] = Field(default_factory=list, description="Tournament point awards")
+    settle: Settle | None = Field(None, description="Pay the Mah Jongg by the standard schedule")
+    tiles: list[str] = Field(default_factory=list, description="What happens to tiles and jokers")
+    procedure: list[str] = Field(default_factory=list, description="Steps for the table, in order")
+    notes: list[str] = Field(default_factory=list, description="Disagreements between sources, gaps, judgement calls")
+    cite: list[Annotated[Cite, Field()]] = Field(default_factory=list, description="Sources: 'KEY' or 'KEY: section'")
+
+    @field_validator("cite", mode="before")
+    @classmethod
+    def _cites(cls, value: Any) -> Any:
+        if isinstance(value, (str, dict)):
+            value = [value]
+        return [_parse_cite(v) for v in value] if isinstance(value, list) else value
+
+
+class Goto(Strict):
+    goto: str = Field(description="Id of the situation to continue in")
+    at: str | None = Field(None, description="Node to start at (default: its start)")
+
+
+Target = Union[str, Goto]
+
+
+class QuestionNode(Strict):
+    ask: str = Field(pattern=FACT_ID, description="The fact this node asks")
+    yes: Target | None = None
+    no: Target | None = None
+    when: dict[str, Target] | None = Field(None, description="For a choice fact: value -> next node")
+    else_: Target | None = Field(None, alias="else", description="For a choice fact: any value not in 'when'")
+
+    def branches(self) -> list[tuple[str, Target]]:
+        out: list[tuple[str, Target]] = []
+        if self.yes is not None:
+            out.append(("yes", self.yes))
+        if self.no is not None:
+            out.append(("no", self.no))
+        out.extend((self.when or {}).items())
+        if self.else_ is not None:
+            out.append(("else", self.else_))
+        return out
+
+
+class RulingNode(Strict):
+    ruling: Ruling
+
+
+class GotoNode(Strict):
+    goto: str = Field(description="Id of the situation to continue in")
+    at: str | None = None
+
+
+def _node_kind(value: Any) -> str | None:
+    if isinstance(value, dict):
+        for key in ("ask", "ruling", "goto"):
+            if key in value:
+                return key
+        return None
+    if isinstance(value, BaseModel):
+        return {QuestionNode: "ask", RulingNode: "ruling", GotoNode: "goto"}.get(type(value))
+    return None
+
+
+Node = Annotated[
+    Union[
+        Annotated[QuestionNode, Tag("ask")],
+        Annotated[RulingNode, Tag("ruling")],
+        Annotated[GotoNode, Tag("goto")],
+    ],
+    Discriminator(
+        _node_kind,
+        custom_error_type="node_kind",
+        custom_error_message="a node needs one of 'ask', 'ruling' or 'goto'",
+    ),
+]
+
+
+class Situation(Strict):
+    id: str = Field(pattern=SITUATION_ID, description="Stable id, used on the command line")
+    title: str
+    phase: Literal["deal", "charleston", "play", "claiming", "joker", "mahjong", "dead", "end"]
+    aliases: list[str] = Field(default_factory=list, description="Words a judge would type to find this")
+    summary: str = Field(description="One line: what happened")
+    help: str = Field("", description="Reference text: terms and the correct procedure")
+    roles: dict[str, RoleDef] = Field(default_factory=dict, description="Seats involved: role -> question")
+    facts: dict[str, FactDef] = Field(default_factory=dict, description="Facts used only here")
+    start: str = Field(description="Id of the first node")
+    nodes: dict[str, Node]
+
+    _roles = field_validator("roles", mode="before")(lambda value: _role_text(value))
+
+
+class SituationPatch(Strict):
+    """An overlay's change to one situation of the base ruleset: replace or add nodes."""
+
+    patch: str = Field(pattern=SITUATION_ID, description="Id of the base situation to change")
+    title: str | None = None
+    aliases: list[str] | None = None
+    summary: str | None = None
+    help: str | None = None
+    roles: dict[str, RoleDef] = Field(default_factory=dict)
+    facts: dict[str, FactDef] = Field(default_factory=dict)
+    start: str | None = None
+    nodes: dict[str, Node] = Field(default_factory=dict, description="Nodes to replace or add, by id")
+    remove_nodes: list[str] = Field(default_factory=list)
+
+    _roles = field_validator("roles", mode="before")(lambda value: _role_text(value))
+
+
+class FactsFile(Strict):
+    facts: dict[str, FactDef]
+
+
+class Expect(Strict):
+    ruling: str = Field(description="Ruling id the scenario must reach")
+    dead: list[str] | None = Field(None, description="Seats whose hands are dead")
+    game: Literal["continues", "ends", "replay", "redeal"] | None = None
+    payments: list[dict[str, Any]] | None = Field(None, description="[{from: seat, to: seat, amount: int}]")
+    points: dict[str, int] | None = Field(None, description="seat -> points")
+    says: list[str] | None = Field(None, description="Phrases the ruling text must contain")
+
+
+class Answers(Strict):
+    """An answers file; a scenario is an answers file with `expect`."""
+
+    title: str | None = None
+    story: str | None = None
+    source: str | None = Field(None, description="Where the case comes from")
+    ruleset: str | None = None
+    situation: str | None = None
+    answers: dict[str, Any] = Field(default_factory=dict, description="fact -> answer")
+    seats: dict[str, str] = Field(default_factory=dict, description="role -> seat")
+    players: dict[str, str] = Field(default_factory=dict, description="seat -> player name")
+    expect: Expect | None = None

@@ -1,0 +1,161 @@
+"""Outcomes as plain text lines and as the JSON document of `rule --json`. No terminal here."""
+from __future__ import annotations
+
+from typing import Any
+
+from .engine import Outcome
+from .loader import Ruleset
+
+GAME_TEXT = {
+    "continues": "Play continues.",
+    "ends": "The game ends; the next game is dealt by the next East.",
+    "replay": "The game is replayed: reshuffle, rebuild the walls, same East, Charleston again. Nobody pays.",
+    "redeal": "The hand is thrown in and the same dealer deals again. Nobody pays.",
+}
+
+
+def describe(value: Any) -> str:
+    if isinstance(value, list):
+        return ", ".join(map(str, value))
+    return "left open" if value is None else str(value)
+
+
+def outcome_json(o: Outcome) -> dict[str, Any]:
+    rs = o.ruleset
+    return {
+        "ruleset": {"id": rs.id, "version": rs.meta.version, "hash": rs.hash},
+        "situation": {"id": o.start, "title": rs.situations[o.start].title, "ruled_in": o.situation},
+        "path": [
+            {"fact": s.fact, "question": (rs.fact(s.fact, s.situation).ask if rs.fact(s.fact, s.situation) else ""),
+             "answer": s.answer, "situation": s.situation}
+            for s in o.path
+        ],
+        "facts": o.facts,
+        "ruling": {
+            "id": o.ruling.id,
+            "text": o.text,
+            "cite": [{"source": c.source, "section": c.section, "url": rs.sources[c.source].url if c.source in rs.sources else None}
+                     for c in o.ruling.cite],
+        },
+        "dead": [p.seat or p.label for p in o.dead],
+        "game": o.game,
+        "payments": [
+            {"from": p.payer.seat or p.payer.label, "to": p.payee.seat or p.payee.label, "amount": p.amount,
+             "formula": p.formula, "from_name": p.payer.name, "to_name": p.payee.name, "text": p.text}
+            for p in o.payments
+        ],
+        "points": [{"to": a.party.seat or a.party.label, "points": a.points, "formula": a.formula} for a in o.awards],
+        "unit": rs.scoring.unit,
+        "settlement": o.settle_lines,
+        "tiles": o.tiles,
+        "procedure": o.procedure,
+        "notes": o.notes,
+    }
+
+
+def cite_text(rs: Ruleset, o: Outcome) -> list[str]:
+    return [str(c) for c in o.ruling.cite]
+
+
+def outcome_lines(o: Outcome) -> list[tuple[str, list[str]]]:
+    """Sections of a ruling for the terminal, in the order a judge reads them out."""
+    rs = o.ruleset
+    sections: list[tuple[str, list[str]]] = [("", [o.text])]
+    sections.append(("Dead hands", [", ".join(p.label for p in o.dead)] if o.dead else ["none"]))
+    sections.append(("Game", [GAME_TEXT[o.game]]))
+    if o.payments:
+        sections.append((f"Payments ({rs.scoring.unit})", [p.text for p in o.payments]))
+    elif o.game in ("ends",) and not o.awards:
+        sections.append(("Payments", ["nobody pays"]))
+    if o.settle_lines:
+        sections.append(("Arithmetic", o.settle_lines))
+    if o.awards:
+        sections.append((f"Points", [f"{a.party.label}: {a.formula}" for a in o.awards]))
+    if o.tiles:
+        sections.append(("Tiles and jokers", o.tiles))
+    if o.procedure:
+        sections.append(("Procedure", [f"{i}. {s}" for i, s in enumerate(o.procedure, 1)]))
+    if o.notes:
+        sections.append(("Notes", o.notes))
+    sections.append(("Rule", cite_text(rs, o)))
+    return sections
+
+
+def tree_lines(rs: Ruleset, sid: str) -> list[str]:
+    """A situation's tree as indented text."""
+    from . import model as m
+
+    sit = rs.situation(sid)
+    out = [f"{sit.id}: {sit.title}", f"  {sit.summary}", ""]
+    seen: set[str] = set()
+
+    def node(nid: str, depth: int, label: str) -> None:
+        pad = "  " * depth
+        prefix = f"{pad}{label} -> " if label else pad
+        n = sit.nodes.get(nid)
+        if n is None:
+            out.append(f"{prefix}?? missing node '{nid}'")
+            return
+        if isinstance(n, m.RulingNode):
+            r = n.ruling
+            dead = f" dead: {', '.join(r.dead)};" if r.dead else ""
+            out.append(f"{prefix}[{r.id}] game {r.game};{dead} {r.says.strip()[:90]}")
+            return
+        if isinstance(n, m.GotoNode):
+            out.append(f"{prefix}goto {n.goto}" + (f" at {n.at}" if n.at else ""))
+            return
+        fact = rs.fact(n.ask, sid)
+        out.append(f"{prefix}? {n.ask}: {fact.ask if fact else '(undefined fact)'}")
+        if nid in seen:
+            return
+        seen.add(nid)
+        for value, target in n.branches():
+            if isinstance(target, m.Goto):
+                out.append(f"{pad}  {value} -> goto {target.goto}" + (f" at {target.at}" if target.at else ""))
+            else:
+                node(target, depth + 1, value)
+
+    node(sit.start, 1, "")
+    return out
+
+
+def tree_graph(rs: Ruleset, sid: str, fmt: str) -> str:
+    """Mermaid or Graphviz dot text of a situation's tree."""
+    from . import model as m
+
+    sit = rs.situation(sid)
+    ids = {nid: f"n{i}" for i, nid in enumerate(sit.nodes)}
+    lines: list[str] = []
+    esc = (lambda s: s.replace('"', "'")) if fmt == "mermaid" else (lambda s: s.replace('"', '\\"'))
+    for nid, n in sit.nodes.items():
+        if isinstance(n, m.RulingNode):
+            label = f"{n.ruling.id}: game {n.ruling.game}" + (f", dead {', '.join(n.ruling.dead)}" if n.ruling.dead else "")
+        elif isinstance(n, m.GotoNode):
+            label = f"goto {n.goto}"
+        else:
+            fact = rs.fact(n.ask, sid)
+            label = fact.ask if fact else n.ask
+        if fmt == "mermaid":
+            shape = ('{"', '"}') if isinstance(n, m.QuestionNode) else ('["', '"]')
+            lines.append(f"  {ids[nid]}{shape[0]}{esc(label)}{shape[1]}")
+        else:
+            shape = "diamond" if isinstance(n, m.QuestionNode) else "box"
+            lines.append(f'  {ids[nid]} [shape={shape}, label="{esc(label)}"];')
+    for nid, n in sit.nodes.items():
+        if not isinstance(n, m.QuestionNode):
+            continue
+        for value, target in n.branches():
+            if isinstance(target, m.Goto):
+                gid = f"goto_{target.goto.replace('-', '_')}"
+                if fmt == "mermaid":
+                    lines.append(f'  {gid}(["goto {target.goto}"])')
+                    lines.append(f"  {ids[nid]} -->|{value}| {gid}")
+                else:
+                    lines.append(f'  {gid} [shape=oval, label="goto {target.goto}"];')
+                    lines.append(f'  {ids[nid]} -> {gid} [label="{value}"];')
+            elif target in ids:
+                lines.append(f"  {ids[nid]} -->|{value}| {ids[target]}" if fmt == "mermaid"
+                             else f'  {ids[nid]} -> {ids[target]} [label="{value}"];')
+    if fmt == "mermaid":
+        return "flowchart TD\n" + "\n".join(lines)
+    return f'digraph "{sit.id}" {{\n' + "\n".join(lines) + "\n}"

@@ -1,0 +1,195 @@
+"""Answers files and recorded scenarios: replay them through the engine and compare."""
+from __future__ import annotations
+
+import difflib
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import model as m
+from .answers import normalize, seat
+from .engine import Outcome, Question, advance
+from .errors import LoadError, Place, Problem, RefereeError, UsageError
+from .loader import Ruleset, data_dir, load_strict, validate
+from .yamlload import Document, read
+
+
+def all_fact_names(rs: Ruleset) -> set[str]:
+    names = set(rs.facts)
+    for sit in rs.situations.values():
+        names |= set(sit.facts) | set(sit.roles)
+    return names
+
+
+def fact_for(rs: Ruleset, sid: str, name: str) -> m.FactDef:
+    """The definition of a fact named on the command line or in a file, or a clear error."""
+    definition = rs.fact(name, sid)
+    if definition is None:
+        for other in rs.situations:  # a fact of a situation reached by goto
+            definition = rs.fact(name, other)
+            if definition is not None and (name in rs.situations[other].facts or name in rs.situations[other].roles):
+                return definition
+        hint = difflib.get_close_matches(name, all_fact_names(rs), n=1)
+        also = f"; did you mean '{hint[0]}'?" if hint else f"; see 'referee show {sid}'"
+        raise UsageError(f"unknown fact '{name}' for situation '{sid}'{also}")
+    return definition
+
+
+def normalize_all(rs: Ruleset, sid: str, raw: dict[str, Any]) -> dict[str, Any]:
+    return {name: normalize(name, fact_for(rs, sid, name), value) for name, value in raw.items()}
+
+
+def players_map(raw: dict[str, str]) -> dict[str, str]:
+    return {seat(k, "player seat"): str(v) for k, v in raw.items()}
+
+
+def run(rs: Ruleset, sid: str, facts: dict[str, Any], players: dict[str, str]) -> Outcome:
+    """Replay without prompting: a missing decision fact is an error, missing details stay open."""
+    known = dict(facts)
+    while True:
+        step = advance(rs, sid, known, players)
+        if isinstance(step, Outcome):
+            return step
+        assert isinstance(step, Question)
+        if not step.optional:
+            from .answers import example
+            from .errors import MissingAnswer
+
+            raise MissingAnswer(step.fact, step.definition.ask, example(step.definition))
+        known[step.fact] = None
+
+
+@dataclass
+class Scenario:
+    path: Path
+    doc: Document
+    data: m.Answers
+    ruleset: str
+    situation: str
+
+
+def ruleset_for(path: Path, data: m.Answers) -> str:
+    if data.ruleset:
+        return data.ruleset
+    scen_root = data_dir("scenarios").resolve()
+    try:
+        return path.resolve().relative_to(scen_root).parts[0]
+    except ValueError:
+        return "nmjl"
+
+
+def load_file(path: Path) -> Scenario:
+    doc = read(path)
+    data, problems = validate(m.Answers, doc)
+    if data is None:
+        raise LoadError(problems)
+    if not data.situation:
+        raise LoadError([Problem(doc.place(()), "missing required key 'situation'")])
+    return Scenario(path, doc, data, ruleset_for(path, data), data.situation)
+
+
+def facts_of(rs: Ruleset, sc: Scenario) -> tuple[dict[str, Any], dict[str, str]]:
+    """Facts and players from a file, with errors placed at the offending line."""
+    facts: dict[str, Any] = {}
+    for section, items in (("answers", sc.data.answers), ("seats", sc.data.seats)):
+        for name, value in items.items():
+            try:
+                facts[name] = normalize(name, fact_for(rs, sc.situation, name), value)
+            except UsageError as exc:
+                raise LoadError([Problem(sc.doc.place((section, name)), exc.message)]) from None
+    try:
+        players = players_map(sc.data.players)
+    except UsageError as exc:
+        raise LoadError([Problem(sc.doc.place(("players",)), exc.message)]) from None
+    return facts, players
+
+
+@dataclass
+class Result:
+    scenario: Path
+    ruleset: str
+    ruling: str | None
+    failures: list[str] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return not self.failures
+
+
+def compare(o: Outcome, expect: m.Expect) -> list[str]:
+    out = []
+    if o.ruling.id != expect.ruling:
+        out.append(f"ruling: expected {expect.ruling}, got {o.ruling.id}")
+    if expect.dead is not None:
+        got = sorted(p.seat or p.label for p in o.dead)
+        want = sorted(str(s) for s in expect.dead)
+        if got != want:
+            out.append(f"dead: expected {want}, got {got}")
+    if expect.game is not None and o.game != expect.game:
+        out.append(f"game: expected {expect.game}, got {o.game}")
+    if expect.payments is not None:
+        got_p = Counter((p.payer.seat or p.payer.label, p.payee.seat or p.payee.label, p.amount) for p in o.payments)
+        want_p = Counter((str(p.get("from")), str(p.get("to")), p.get("amount")) for p in expect.payments)
+        if got_p != want_p:
+            fmt = lambda c: sorted(f"{a}->{b} {n}" for (a, b, n), k in c.items() for _ in range(k))  # noqa: E731
+            out.append(f"payments: expected {fmt(want_p)}, got {fmt(got_p)}")
+    if expect.points is not None:
+        got_pts: dict[str, int] = {}
+        for a in o.awards:
+            key = a.party.seat or a.party.label
+            got_pts[key] = got_pts.get(key, 0) + (a.points or 0)
+        if {k: v for k, v in got_pts.items() if v} != {k: v for k, v in expect.points.items() if v}:
+            out.append(f"points: expected {expect.points}, got {got_pts}")
+    for phrase in expect.says or []:
+        if phrase.lower() not in o.text.lower():
+            out.append(f"says: ruling text lacks {phrase!r}")
+    return out
+
+
+def run_file(path: Path, ruleset_override: str | None = None) -> tuple[Result, Outcome | None]:
+    try:
+        sc = load_file(path)
+        rs = load_strict(ruleset_override or sc.ruleset)
+        facts, players = facts_of(rs, sc)
+        rs.situation(sc.situation)
+        outcome = run(rs, sc.situation, facts, players)
+    except RefereeError as exc:
+        return Result(path, ruleset_override or "?", None, [str(exc) if isinstance(exc, LoadError) else f"{path}: {exc}"]), None
+    if sc.data.expect is None:
+        return Result(path, rs.id, outcome.ruling.id, [f"{path}: no 'expect' section; this is an answers file, not a scenario"]), outcome
+    return Result(path, rs.id, outcome.ruling.id, compare(outcome, sc.data.expect)), outcome
+
+
+def scenario_files(paths: list[Path]) -> list[Path]:
+    out: list[Path] = []
+    for p in paths:
+        if p.is_dir():
+            out += sorted(q for q in p.rglob("*.yaml"))
+        elif p.exists():
+            out.append(p)
+        else:
+            raise UsageError(f"{p}: no such file or folder")
+    return out
+
+
+def leaves(rs: Ruleset, own_only: bool = False) -> dict[str, tuple[str, str]]:
+    """Ruling id -> (situation, node); with own_only, just the leaves this ruleset's folder wrote."""
+    out = {}
+    for sid, sit in rs.situations.items():
+        for nid, node in sit.nodes.items():
+            if isinstance(node, m.RulingNode):
+                origin = rs.node_origin.get((sid, nid))
+                if own_only and origin is not None and not Path(origin.doc.path).resolve().is_relative_to(rs.folder):
+                    continue
+                out[node.ruling.id] = (sid, nid)
+    return out
+
+
+def default_paths() -> list[Path]:
+    return [data_dir("scenarios")]
+
+
+def place_of(rs: Ruleset, sid: str, nid: str) -> Place:
+    origin = rs.node_origin.get((sid, nid))
+    return origin.place() if origin else Place(sid)

@@ -1,0 +1,38 @@
+"""JSON Schemas for editors, generated from the models (and committed, checked by a test)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from . import model as m
+
+SCHEMA_DIR = Path(__file__).resolve().parent / "schema"
+KINDS: dict[str, type] = {
+    "situation": m.Situation,
+    "ruleset": m.RulesetMeta,
+    "facts": m.FactsFile,
+    "patch": m.SituationPatch,
+    "scenario": m.Answers,
+}
+
+
+def generate(kind: str) -> dict[str, Any]:
+    schema = KINDS[kind].model_json_schema(by_alias=True)
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = f"referee {kind} file"
+    return schema
+
+
+def text(kind: str) -> str:
+    return json.dumps(generate(kind), indent=2, sort_keys=True) + "\n"
+
+
+def write_all(folder: Path = SCHEMA_DIR) -> list[Path]:
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for kind in KINDS:
+        path = folder / f"{kind}.schema.json"
+        path.write_text(text(kind), encoding="utf-8")
+        written.append(path)
+    return written
