@@ -7,9 +7,10 @@ from __future__ import annotations
 from collections import defaultdict
 
 from . import model as m
-from .engine import PLACEHOLDER
+from .engine import PLACEHOLDER, SCORING_NUMBERS
 from .errors import Place, Problem
 from .loader import Ruleset
+from .search import words as search_words
 
 Key = tuple[str, str]  # (situation, node)
 
@@ -39,6 +40,9 @@ def lint(rs: Ruleset) -> list[Problem]:
         return origin.place(*sub) if (sid, nid) in rs.node_origin else origin.place("nodes")
 
     def sit_place(sid: str, *sub: object) -> Place:
+        patched = rs.field_origin.get((sid, str(sub[0]))) if sub else None
+        if patched is not None:  # an overlay's patch changed this key: name the overlay
+            return patched.place(*sub[1:])
         return rs.situation_origin[sid].place(*sub)
 
     graph: dict[Key, list[Key]] = defaultdict(list)
@@ -49,7 +53,7 @@ def lint(rs: Ruleset) -> list[Problem]:
         if sit.start not in sit.nodes:
             problems.append(Problem(sit_place(sid, "start"), f"start node '{sit.start}' does not exist"))
         for alias in [sit.title, *sit.aliases]:
-            key = " ".join(alias.lower().split())
+            key = " ".join(search_words(alias))  # as search sees it: 'mahj' is 'mah jongg', 'by'/'on' are ignored
             other = alias_owner.setdefault(key, sid)
             if other != sid:
                 problems.append(Problem(sit_place(sid, "aliases"), f"alias '{alias}' is also used by situation '{other}'"))
@@ -62,6 +66,7 @@ def lint(rs: Ruleset) -> list[Problem]:
                     if target.goto not in rs.situations:
                         problems.append(Problem(where, f"goto names unknown situation '{target.goto}'"))
                         continue
+                    problems += _check_carry(rs, sid, target, where)
                     if target.at and target.at not in rs.situations[target.goto].nodes:
                         problems.append(Problem(where, f"goto names unknown node '{target.at}' in '{target.goto}'"))
                         continue
@@ -94,8 +99,78 @@ def lint(rs: Ruleset) -> list[Problem]:
             if (sid, nid) not in reached:
                 problems.append(Problem(node_place(sid, nid), f"node '{nid}' of '{sid}' is never reached"))
 
-    problems += _cycles(graph, node_place)
+    cyclic = _cycles(graph, node_place)
+    problems += cyclic
+    if not cyclic:
+        for sid in rs.situations:
+            if rs.situations[sid].start not in rs.situations[sid].nodes:
+                continue
+            for ruling_id, depth in question_depths(rs, sid).items():
+                if depth > MAX_QUESTIONS:
+                    problems.append(Problem(rs.situation_origin[sid].place("start"),
+                                            f"ruling {ruling_id} takes {depth} questions from the start of '{sid}' (at most {MAX_QUESTIONS})"))
     return sorted(set(problems), key=lambda p: (p.place.path, p.place.line, p.place.col, p.message))
+
+
+def _check_carry(rs: Ruleset, sid: str, goto: m.Goto, where: Place) -> list[Problem]:
+    """A goto's bind and dead name roles that exist on each side."""
+    out = []
+    for there, here in goto.bind.items():
+        fact = rs.fact(there, goto.goto)
+        if fact is None or fact.type != "seat":
+            out.append(Problem(where, f"bind: '{there}' is not a seat role of '{goto.goto}'"))
+        known = rs.fact(here, sid)
+        if known is None or known.type != "seat":
+            out.append(Problem(where, f"bind: '{here}' is not a seat role of '{sid}'"))
+    for fact_name, value in goto.set.items():
+        fact = rs.fact(fact_name, goto.goto)
+        if fact is None or fact.type not in ("yesno", "choice"):
+            out.append(Problem(where, f"set: '{fact_name}' is not a yes/no or choice fact of '{goto.goto}'"))
+        elif fact.type == "yesno" and value not in ("yes", "no") or fact.choices and value not in fact.choices:
+            out.append(Problem(where, f"set: '{value}' is not an answer to '{fact_name}'"))
+    for role in goto.dead:
+        known = rs.fact(role, sid)
+        if known is None or known.type not in ("seat", "seats"):
+            out.append(Problem(where, f"dead: '{role}' is not a seat role of '{sid}'"))
+    return out
+
+
+MAX_QUESTIONS = 7
+
+
+def question_depths(rs: Ruleset, sid: str) -> dict[str, int]:
+    """Ruling id -> the most decision questions any path from the situation's start asks to reach it.
+
+    Paths follow gotos as a judge does: a fact answered before a goto (or settled by its `set`)
+    is not asked again.
+    """
+    depths: dict[str, int] = {}
+    stack: list[tuple[str, str, frozenset[str], int, int]] = [(sid, rs.situations[sid].start, frozenset(), 0, 0)]
+    while stack:
+        cur, nid, asked, count, hops = stack.pop()
+        sit = rs.situations.get(cur)
+        node = sit.nodes.get(nid) if sit else None
+        if node is None or hops > 200:
+            continue
+        if isinstance(node, m.RulingNode):
+            depths[node.ruling.id] = max(depths.get(node.ruling.id, 0), count)
+            continue
+        if isinstance(node, m.GotoNode):
+            targets: list[m.Target] = [m.Goto(goto=node.goto, at=node.at, set=node.set)]
+            step_asked, step_count = asked, count
+        else:
+            targets = [t for _, t in node.branches()]
+            new = node.ask not in asked  # a fact answered once is never asked again
+            step_asked, step_count = asked | {node.ask}, count + (1 if new else 0)
+        for t in targets:
+            if isinstance(t, m.Goto):
+                target_sit = rs.situations.get(t.goto)
+                if target_sit is not None:
+                    known = step_asked | frozenset(t.set)
+                    stack.append((t.goto, t.at or target_sit.start, known, step_count, hops + 1))
+            else:
+                stack.append((cur, t, step_asked, step_count, hops + 1))
+    return depths
 
 
 def _cycles(graph: dict[Key, list[Key]], node_place) -> list[Problem]:  # type: ignore[no-untyped-def]
@@ -167,7 +242,7 @@ def _check_ruling(rs: Ruleset, sid: str, nid: str, r: m.Ruling, node_place) -> l
     def need(name: str, kinds: tuple[str, ...], where: Place, what: str, groups: bool = False) -> None:
         if groups and name in m.GROUPS:
             return
-        if name == "lowest_hand" and "number" in kinds:
+        if name in SCORING_NUMBERS and "number" in kinds:
             return
         fact = rs.fact(name, sid)
         if fact is None:
@@ -182,7 +257,7 @@ def _check_ruling(rs: Ruleset, sid: str, nid: str, r: m.Ruling, node_place) -> l
             out.append(Problem(at("cite", i), f"ruling '{r.id}' cites unknown source '{c.source}'"))
     for i, text in enumerate([r.says, *r.tiles, *r.procedure, *r.notes]):
         for name in PLACEHOLDER.findall(text):
-            if name != "lowest_hand" and rs.fact(name, sid) is None:
+            if name not in SCORING_NUMBERS and rs.fact(name, sid) is None:
                 out.append(Problem(at("says"), f"'{{{name}}}' in the text is not a role or fact of '{sid}'"))
     for i, role in enumerate(r.dead):
         need(role, ("seat", "seats"), at("dead", i), "dead")

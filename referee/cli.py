@@ -150,7 +150,7 @@ def _prompt(q: Any, number: int) -> Any:
     while True:
         raw = _ask_line(f"answer ({hint}; ? for help, back to revise)").strip()
         if raw == "?":
-            out.print(escape(d.help) if d.help else "[dim]No more help for this question.[/]")
+            out.print(escape(_help_for(q)))
             continue
         if raw.lower() == "back":
             return BACK
@@ -166,11 +166,24 @@ def _prompt(q: Any, number: int) -> Any:
             out.print(f"[red]{escape(exc.message)}[/]")
 
 
+def _help_for(q: Any) -> str:
+    """The question's own help; else the situation's reference text, so '?' always says something."""
+    if q.definition.help:
+        return q.definition.help
+    if q.definition.type == "seat":
+        return "Answer with the seat: East, South, West or North (or E, S, W, N, or the number shown)."
+    return _SITUATION_HELP.get(q.situation) or "No more help for this question."
+
+
+_SITUATION_HELP: dict[str, str] = {}
+
+
 def _resolve(rs: Any, sid: str, facts: dict[str, Any], players: dict[str, str], no_input: bool) -> Any:
     from .answers import example
     from .engine import Outcome, advance
 
     asked: list[str] = []
+    _SITUATION_HELP.update({k: v.help for k, v in rs.situations.items() if v.help})
     while True:
         step = advance(rs, sid, facts, players)
         if isinstance(step, Outcome):
@@ -202,9 +215,11 @@ def _print_outcome(o: Any) -> None:
     from .render import outcome_lines
 
     rs = o.ruleset
-    sit = rs.situations[o.start]
+    title = rs.situations[o.situation].title
+    if o.situation != o.start:
+        title += f" (reached from: {rs.situations[o.start].title})"
     out.print()
-    out.rule(f"[bold]Ruling {o.ruling.id}[/] · {escape(sit.title)}", align="left")
+    out.print(f"[bold reverse] Ruling {o.ruling.id} [/] [bold]{escape(title)}[/]")
     for title, lines in outcome_lines(o):
         if title:
             out.print(f"[bold]{escape(title)}:[/]")
@@ -371,6 +386,14 @@ def rulesets(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) 
 # authors' tools
 
 
+def _ruleset_folder(p: Path) -> Path | None:
+    """The ruleset folder a path belongs to: the folder itself, or a file inside it."""
+    for candidate in [p, *p.parents][:3]:
+        if candidate.is_dir() and (candidate / "ruleset.yaml").is_file():
+            return candidate
+    return None
+
+
 @app.command(epilog="Examples:\n\n  referee check\n\n  referee check rulesets/my-house\n\n  referee check scenarios/nmjl")
 @guarded
 def check(paths: list[Path] = typer.Argument(None, help="Ruleset folders, ruleset ids, scenario files or folders. Default: everything shipped.")) -> None:
@@ -386,8 +409,13 @@ def check(paths: list[Path] = typer.Argument(None, help="Ruleset folders, rulese
         targets = list(available())
         scen = scenario_files([p for p in default_paths() if p.exists()])
     for p in paths or []:
-        if (p / "ruleset.yaml").is_file() or p.name == "ruleset.yaml" or (not p.exists() and "/" not in str(p)):
-            targets.append(str(p))
+        folder = _ruleset_folder(p)
+        if folder is not None:
+            targets.append(str(folder))
+        elif p.is_dir() and any((c / "ruleset.yaml").is_file() for c in p.iterdir()):
+            targets += [str(c) for c in sorted(p.iterdir()) if (c / "ruleset.yaml").is_file()]
+        elif not p.exists() and "/" not in str(p) and not p.suffix:
+            targets.append(str(p))  # a ruleset id
         else:
             scen += scenario_files([p])
     for t in targets:
@@ -478,6 +506,136 @@ def schema(
     if kind not in sch.KINDS:
         raise UsageError(f"unknown schema '{kind}'; choose one of {', '.join(sch.KINDS)}")
     sys.stdout.write(sch.text(kind))
+
+
+# ---------------------------------------------------------------------------
+# comparing rulesets and settling a Mah Jongg
+
+
+@app.command("diff", epilog="""Examples:\n
+  referee diff nmjl card-game\n
+  referee diff tournament tournament-crak --json\n
+  referee diff nmjl rulesets/my-house""")
+@guarded
+def diff_(
+    a: str = typer.Argument(..., help="First ruleset id or folder."),
+    b: str = typer.Argument(..., help="Second ruleset id or folder."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON document."),
+) -> None:
+    """Every case where two rulesets rule differently: dead hands, game, payments or points, tiles.
+
+    Walks every path of every situation in both rulesets, branching on every answer either one
+    asks; seats and hand values get the same fixed values on both sides.
+    """
+    from .diff import describe, diff, report_json
+    from .loader import load_strict
+
+    rs_a, rs_b = load_strict(a), load_strict(b)
+    report = diff(rs_a, rs_b)
+    if as_json:
+        out.print_json(json.dumps(report_json(report)))
+        return
+    width = max(len(rs_a.id), len(rs_b.id))
+    for s in report.differing:
+        out.print()
+        out.rule(f"[bold]{escape(s.id)}[/] · {escape(s.title)} [dim]({len(s.differences)} of {s.paths} paths differ)[/]", align="left")
+        for d in s.differences:
+            answers = ", ".join(f"{k}={v}" for k, v in d.answers.items()) or "(no questions)"
+            out.print(f"  [bold]{escape(answers)}[/]  [dim]differs: {', '.join(d.differs)}[/]")
+            out.print(f"    {rs_a.id:<{width}}  {escape(describe(d.a, rs_a.scoring.unit))}")
+            out.print(f"    {rs_b.id:<{width}}  {escape(describe(d.b, rs_b.scoring.unit))}")
+            if "tiles" in d.differs:
+                for rid, side in ((rs_a.id, d.a), (rs_b.id, d.b)):
+                    for t in side.tiles:
+                        out.print(f"      [dim]{rid} tiles: {escape(t)}[/]")
+    if report.only_in_a or report.only_in_b:
+        out.print()
+    if report.only_in_a:
+        out.print(f"[bold]only in {rs_a.id}:[/] {', '.join(report.only_in_a)}")
+    if report.only_in_b:
+        out.print(f"[bold]only in {rs_b.id}:[/] {', '.join(report.only_in_b)}")
+    n = sum(len(s.differences) for s in report.differing)
+    out.print(f"\n{n} differing path{'s' if n != 1 else ''} in {len(report.differing)} situation{'s' if len(report.differing) != 1 else ''}; "
+              f"{report.paths} paths compared; seats and values assumed where a ruling needs them (see --json 'assumed').")
+
+
+@app.command(epilog="""Examples:\n
+  referee pay --winner East --how discard --discarder West --value 30\n
+  referee pay --winner South --how self-pick --value 25 --jokerless --player South=Ruth\n
+  referee pay --winner North --how discard --discarder East --value 40 --dead West --bettor East\n
+  referee pay --ruleset tournament --winner East --how discard --discarder South --value 35 --exposures 2""")
+@guarded
+def pay(
+    winner: str = typer.Option(..., "--winner", "-w", help="Seat that won: East, South, West, North (or E, S, W, N)."),
+    how: str = typer.Option(..., "--how", help="discard, self-pick or joker-exchange."),
+    discarder: Optional[str] = typer.Option(None, "--discarder", "-d", help="Seat that threw the winning tile (discard wins)."),
+    value: int = typer.Option(..., "--value", "-v", min=0, help="Card value of the winning hand (25, 30, 35 ...)."),
+    jokerless: bool = typer.Option(False, "--jokerless", help="The hand is jokerless and the winner announced it."),
+    singles_and_pairs: bool = typer.Option(False, "--singles-and-pairs", help="A Singles and Pairs hand (never doubled for jokerless)."),
+    exposures: Optional[int] = typer.Option(None, "--exposures", min=0, max=4, help="The winner's number of exposures (tournament discarder penalties)."),
+    dead: list[str] = typer.Option([], "--dead", help="A seat whose hand is dead; dead hands still pay. Repeatable."),
+    bettor: Optional[str] = typer.Option(None, "--bettor", help="Seat a fifth player bet on: she pays or collects exactly like that seat."),
+    doubles: bool = typer.Option(False, "--doubles", help="East's opening roll was doubles (house rule 'double dice', if the ruleset has it)."),
+    player: list[str] = typer.Option([], "--player", "-p", help="SEAT=NAME (or Bettor=NAME); repeatable."),
+    ruleset: str = RULESET_OPT,
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON document."),
+) -> None:
+    """Settle a valid Mah Jongg by the ruleset's schedule, showing every step of the arithmetic."""
+    from .answers import seat as to_seat
+    from .loader import load_strict
+    from .scoring import BETTOR, points, standard
+
+    rs = load_strict(ruleset)
+    if how not in ("discard", "self-pick", "joker-exchange"):
+        raise UsageError(f"--how must be discard, self-pick or joker-exchange, not '{how}'")
+    win = to_seat(winner, "--winner")
+    dis = to_seat(discarder, "--discarder") if discarder else None
+    if how == "discard" and dis is None:
+        raise UsageError("a discard win needs --discarder SEAT")
+    if how != "discard" and dis is not None:
+        raise UsageError(f"a {how} win has no discarder; drop --discarder")
+    dead_seats = [to_seat(d, "--dead") for d in dead]
+    names: dict[str, str] = {}
+    for key, name in _pairs(player, "--player").items():
+        names[BETTOR if key.lower() == "bettor" else to_seat(key, "--player")] = name
+    sc = rs.scoring
+    if sc.kind == "points":
+        if bettor:
+            raise UsageError(f"ruleset '{rs.id}' scores points; a bettor only plays for money")
+        if doubles:
+            raise UsageError(f"ruleset '{rs.id}' scores points; --doubles is a money house rule")
+        if how == "discard" and sc.discarder_penalties and exposures is None:
+            raise UsageError("the discarder's penalty depends on the winner's exposures: add --exposures N")
+        result = points(sc, winner=win, how=how, value=value, discarder=dis, exposures=exposures,
+                        jokerless=jokerless, singles_and_pairs=singles_and_pairs, names=names, dead=dead_seats)
+    else:
+        result = standard(sc, winner=win, how=how, value=value, discarder=dis, jokerless=jokerless,
+                          singles_and_pairs=singles_and_pairs, names=names, dead=dead_seats,
+                          dice_doubles=doubles, bettor_on=to_seat(bettor, "--bettor") if bettor else None)
+    totals = result.totals()
+    if as_json:
+        out.print_json(json.dumps({
+            "ruleset": rs.id, "kind": sc.kind, "unit": sc.unit,
+            "winner": win, "how": how, "discarder": dis, "value": value,
+            "lines": result.lines,
+            "payments": [{"from": p.payer.seat, "to": p.payee.seat, "amount": p.amount, "formula": p.formula} for p in result.payments],
+            "points": {s.party.seat: s.points for s in result.scores},
+            "totals": totals,
+            "names": names,
+        }))
+        return
+    label = lambda s: f"{s} ({names[s]})" if s in names else s  # noqa: E731
+    out.rule(f"[bold]Settlement[/] · {escape(rs.meta.title)}", align="left")
+    for line in result.lines:
+        out.print(f"  {escape(line)}")
+    if result.payments:
+        out.print(f"[bold]Payments ({escape(sc.unit)}):[/]")
+        for p in result.payments:
+            out.print(f"  {escape(p.text)}")
+    out.print(f"[bold]Totals ({escape(sc.unit)}):[/]")
+    for s, n in totals.items():
+        out.print(f"  {escape(label(s)):<16} {n:+d}")
+    out.print(f"[dim]ruleset {rs.id} {rs.meta.version} ({rs.hash})[/]")
 
 
 def main() -> None:

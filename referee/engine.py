@@ -12,9 +12,12 @@ from typing import Any
 from . import model as m
 from .errors import RefereeError, UsageError
 from .loader import Ruleset
-from .scoring import Party, Payment, standard
+from .scoring import Party, Payment, points as score_points, standard
 
 PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9_]*)\}")
+SCORING_NUMBERS = tuple(
+    name for name, f in m.Scoring.model_fields.items() if f.annotation in (int, "int")
+)  # lowest_hand, wall_game_points ...: numbers a ruling may name in `of:` or `{...}`
 MAX_STEPS = 500  # far beyond any real tree; guards a cycle the lint would have reported
 UNKNOWN = None  # a detail fact the judge chose to leave open: amounts stay symbolic
 
@@ -77,11 +80,40 @@ def branch(node: m.QuestionNode, value: Any) -> m.Target | None:
     return node.else_
 
 
-def walk(rs: Ruleset, sid: str, facts: dict[str, Any]) -> Question | tuple[str, str, list[Step]]:
+@dataclass
+class Carry:
+    """What a goto hands on: roles that are the same seat under another name, hands already dead."""
+
+    alias: dict[str, tuple[str, str]] = field(default_factory=dict)  # role there -> (role, its situation)
+    dead: list[tuple[str, str]] = field(default_factory=list)
+
+    def source(self, name: str, sid: str) -> tuple[str, str]:
+        return self.alias.get(name, (name, sid))
+
+    def follow(self, goto: m.Goto | m.GotoNode, here: str) -> None:
+        for there, known in goto.bind.items():
+            self.alias[there] = self.source(known, here)
+        for role in goto.dead:
+            entry = self.source(role, here)
+            if entry not in self.dead:
+                self.dead.append(entry)
+
+
+@dataclass
+class Reached:
+    situation: str
+    node: str
+    path: list[Step]
+    carry: Carry
+
+
+def walk(rs: Ruleset, sid: str, facts: dict[str, Any]) -> Question | Reached:
     """Follow the tree as far as the facts allow: the first unanswered question, or the leaf."""
     rs.situation(sid)
     cur, nid = sid, rs.situations[sid].start
     path: list[Step] = []
+    carry = Carry()
+    facts = dict(facts)  # a goto's `set` fills in facts for this walk only
     for _ in range(MAX_STEPS):
         sit = rs.situations.get(cur)
         if sit is None or nid not in sit.nodes:
@@ -89,9 +121,9 @@ def walk(rs: Ruleset, sid: str, facts: dict[str, Any]) -> Question | tuple[str, 
         node = sit.nodes[nid]
         target: m.Target | None
         if isinstance(node, m.RulingNode):
-            return cur, nid, path
+            return Reached(cur, nid, path, carry)
         if isinstance(node, m.GotoNode):
-            target = m.Goto(goto=node.goto, at=node.at)
+            target = m.Goto(goto=node.goto, at=node.at, bind=node.bind, dead=node.dead, set=node.set)
         else:
             fact = node.ask
             definition = rs.fact(fact, cur)
@@ -104,9 +136,13 @@ def walk(rs: Ruleset, sid: str, facts: dict[str, Any]) -> Question | tuple[str, 
             if target is None:
                 raise UsageError(f"{fact}: '{facts[fact]}' leads nowhere in '{cur}' (run 'referee check')")
         if isinstance(target, m.Goto):
+            carry.follow(target, cur)
+            for name, value in target.set.items():
+                facts.setdefault(name, value)
+            here = cur
             cur = target.goto
             if cur not in rs.situations:
-                raise RefereeError(f"ruleset '{rs.id}': goto to unknown situation '{cur}' (run 'referee check')")
+                raise RefereeError(f"ruleset '{rs.id}': '{here}' goes to unknown situation '{cur}' (run 'referee check')")
             nid = target.at or rs.situations[cur].start
         else:
             nid = target
@@ -131,17 +167,30 @@ def _base_names(ruling: m.Ruling) -> list[str]:
         names += PLACEHOLDER.findall(text)
     seen: list[str] = []
     for n in names:
-        if n not in seen and n not in m.GROUPS and n != "lowest_hand":
+        if n not in seen and n not in m.GROUPS and n not in SCORING_NUMBERS:
             seen.append(n)
     return seen
 
 
-def details(rs: Ruleset, sid: str, ruling: m.Ruling) -> list[tuple[str, m.FactDef]]:
-    """The facts a ruling needs to name seats and amounts (roles, hand values)."""
-    out = []
-    for name in _base_names(ruling):
+def details(
+    rs: Ruleset, sid: str, ruling: m.Ruling, facts: dict[str, Any] | None = None, carry: Carry | None = None
+) -> list[tuple[str, m.FactDef]]:
+    """The facts a ruling needs to name seats and amounts (roles, hand values), by their known names."""
+    carry = carry or Carry()
+    out: list[tuple[str, m.FactDef]] = []
+    for name, where in [carry.source(n, sid) for n in _base_names(ruling)] + carry.dead:
+        definition = rs.fact(name, where)
+        if definition is not None and all(name != seen for seen, _ in out):
+            out.append((name, definition))
+    names: list[str] = []
+    if ruling.settle:
+        if (facts or {}).get("jokerless") == "yes":
+            names.append("singles_and_pairs")  # only then does it change the amounts
+        if rs.scoring.kind == "points" and ruling.settle.how == "discard" and rs.scoring.discarder_penalties:
+            names.append("winner_exposures")
+    for name in names:
         definition = rs.fact(name, sid)
-        if definition is not None:
+        if definition is not None and all(name != seen for seen, _ in out):
             out.append((name, definition))
     return out
 
@@ -151,39 +200,45 @@ def advance(rs: Ruleset, sid: str, facts: dict[str, Any], players: dict[str, str
     reached = walk(rs, sid, facts)
     if isinstance(reached, Question):
         return reached
-    cur, nid, path = reached
+    cur, nid = reached.situation, reached.node
+    for there, (here, _) in reached.carry.alias.items():
+        if here not in facts and facts.get(there) is not None:
+            facts = {**facts, here: facts[there]}  # answered under the name the goto's target uses
     node = rs.situations[cur].nodes[nid]
     assert isinstance(node, m.RulingNode)
-    for name, definition in details(rs, cur, node.ruling):
+    for name, definition in details(rs, cur, node.ruling, facts, reached.carry):
         if name not in facts:
             return Question(name, definition, cur, None, optional=True)
-    return build_outcome(rs, sid, cur, nid, node.ruling, path, facts, players or {})
+    return build_outcome(rs, sid, cur, nid, node.ruling, reached.path, facts, players or {}, reached.carry)
 
 
 class _Binder:
     """Roles and facts as the ruling text and the payments need them."""
 
-    def __init__(self, rs: Ruleset, sid: str, facts: dict[str, Any], players: dict[str, str]) -> None:
+    def __init__(self, rs: Ruleset, sid: str, facts: dict[str, Any], players: dict[str, str], carry: Carry | None = None) -> None:
         self.rs, self.sid, self.facts, self.players = rs, sid, facts, players
+        self.carry = carry or Carry()
 
     def parties(self, role: str) -> list[Party]:
+        role = self.carry.source(role, self.sid)[0]
         value = self.facts.get(role)
         if isinstance(value, list):
             return [Party(role, s, self.players.get(s)) for s in value]
         return [Party(role, value, self.players.get(value) if value else None)]
 
     def number(self, name: str) -> int | None:
-        if name == "lowest_hand":
-            return self.rs.scoring.lowest_hand
+        if name in SCORING_NUMBERS:
+            return int(getattr(self.rs.scoring, name))
         value = self.facts.get(name)
         return value if isinstance(value, int) else None
 
     def fill(self, text: str) -> str:
         def one(match: re.Match[str]) -> str:
             name = match.group(1)
-            if name == "lowest_hand":
-                return str(self.rs.scoring.lowest_hand)
-            definition = self.rs.fact(name, self.sid)
+            if name in SCORING_NUMBERS:
+                return str(getattr(self.rs.scoring, name))
+            name, where = self.carry.source(name, self.sid)
+            definition = self.rs.fact(name, where)
             value = self.facts.get(name)
             if definition is not None and definition.type in ("seat", "seats"):
                 return " and ".join(p.label for p in self.parties(name))
@@ -203,6 +258,8 @@ def _formula(times: int, of: str | None, amount: int | None) -> str:
     if amount is not None:
         return str(amount)
     what = "the lowest hand on the card" if of == "lowest_hand" else "the " + str(of).replace("_", " ")
+    if of in SCORING_NUMBERS and of != "lowest_hand":
+        what = f"the ruleset's {str(of).replace('_', ' ')}"
     return what if times == 1 else f"{times} x {what}"
 
 
@@ -217,10 +274,15 @@ def _expand(group: str, other: list[Party], dead: set[str], b: _Binder) -> list[
 
 def build_outcome(
     rs: Ruleset, start: str, sid: str, nid: str, ruling: m.Ruling, path: list[Step],
-    facts: dict[str, Any], players: dict[str, str],
+    facts: dict[str, Any], players: dict[str, str], carry: Carry | None = None,
 ) -> Outcome:
-    b = _Binder(rs, sid, facts, players)
-    dead = [p for role in ruling.dead for p in b.parties(role)]
+    carry = carry or Carry()
+    b = _Binder(rs, sid, facts, players, carry)
+    dead: list[Party] = []
+    for role in [*ruling.dead, *(name for name, _ in carry.dead)]:
+        for p in b.parties(role):
+            if p.seat is None or all(p.seat != d.seat for d in dead):
+                dead.append(p)
     dead_seats = {p.seat for p in dead if p.seat}
     payments: list[Payment] = []
     for t in ruling.pay:
@@ -243,9 +305,11 @@ def build_outcome(
                     )
                 payments.append(Payment(payer, payee, amount, formula))
     settle_lines: list[str] = []
-    if ruling.settle:
-        payments += _settle(rs, ruling.settle, b, settle_lines)
     awards: list[Award] = []
+    if ruling.settle and rs.scoring.kind == "points":
+        awards += _settle_points(rs, ruling.settle, b, settle_lines, dead_seats)
+    elif ruling.settle:
+        payments += _settle(rs, ruling.settle, b, settle_lines, dead_seats)
     for a in ruling.points:
         targets = b.parties(a.to) if a.to not in m.GROUPS else _expand(a.to, [], dead_seats, b)
         base = b.number(a.of) if a.of else a.points
@@ -260,22 +324,33 @@ def build_outcome(
     )
 
 
-def _settle(rs: Ruleset, s: m.Settle, b: _Binder, lines: list[str]) -> list[Payment]:
+def _settle_parties(s: m.Settle, b: _Binder) -> tuple[Party, Party | None]:
     winner = b.parties(s.winner)[0]
     discarder = b.parties(s.discarder)[0] if s.discarder else None
+    if discarder and discarder.seat and discarder.seat == winner.seat:
+        raise UsageError(f"{s.winner} and {s.discarder} are both {winner.seat}; a winner cannot discard to herself")
+    return winner, discarder
+
+
+def _settle(rs: Ruleset, s: m.Settle, b: _Binder, lines: list[str], dead: set[str] | None = None) -> list[Payment]:
+    """A money Mah Jongg by the ruleset's standard schedule (the same code as `referee pay`)."""
+    winner, discarder = _settle_parties(s, b)
     value = b.number(s.value)
     jokerless = b.facts.get("jokerless") == "yes"
     singles = b.facts.get("singles_and_pairs") == "yes"
+    doubles = b.facts.get("dice_doubles") == "yes"
+    dead_losers = sorted(d for d in (dead or set()) if d not in (winner.seat, discarder.seat if discarder else None))
     if winner.seat and (discarder is None or discarder.seat) and value is not None:
-        if discarder and discarder.seat == winner.seat:
-            raise UsageError(f"{s.winner} and {s.discarder} are both {winner.seat}; a winner cannot discard to herself")
         result = standard(rs.scoring, winner=winner.seat, how=s.how, value=value,
                           discarder=discarder.seat if discarder else None,
-                          jokerless=jokerless, singles_and_pairs=singles, names=b.players)
+                          jokerless=jokerless, singles_and_pairs=singles, names=b.players,
+                          dead=dead_losers, dice_doubles=doubles)
         lines.extend(result.lines)
         return [Payment(p.payer, p.payee, p.amount, p.formula) for p in result.payments]
     sc = rs.scoring
     factor = sc.jokerless_times if jokerless and not singles else 1
+    if doubles:
+        factor *= sc.dice_doubles_times
     v = "the hand value" if value is None else str(value)
 
     def times(n: int) -> str:
@@ -288,3 +363,34 @@ def _settle(rs: Ruleset, s: m.Settle, b: _Binder, lines: list[str]) -> list[Paym
             Payment(Party("others"), winner, None, times(sc.others_times) + " (each other player)"),
         ]
     return [Payment(Party("others"), winner, None, times(sc.self_pick_times))]
+
+
+def _settle_points(rs: Ruleset, s: m.Settle, b: _Binder, lines: list[str], dead: set[str]) -> list[Award]:
+    """A Mah Jongg in a points ruleset: the winner's score, the discarder's penalty (same code as `referee pay`)."""
+    winner, discarder = _settle_parties(s, b)
+    value = b.number(s.value)
+    exposures = b.number("winner_exposures")
+    jokerless = b.facts.get("jokerless") == "yes"
+    singles = b.facts.get("singles_and_pairs") == "yes"
+    if winner.seat and (discarder is None or discarder.seat):
+        result = score_points(rs.scoring, winner=winner.seat, how=s.how, value=value,
+                              discarder=discarder.seat if discarder else None, exposures=exposures,
+                              jokerless=jokerless, singles_and_pairs=singles, names=b.players,
+                              dead=sorted(d for d in dead if d not in (winner.seat, discarder.seat if discarder else None)))
+        lines.extend(result.lines)
+        return [Award(sc.party, sc.points, sc.formula) for sc in result.scores]
+    # seats not known: say it in words
+    sc = rs.scoring
+    self_pick = s.how == "self-pick" or (s.how == "joker-exchange" and sc.joker_exchange_as_self_pick)
+    bonus = (sc.self_pick_bonus if self_pick else 0) + (sc.jokerless_bonus if jokerless and not singles else 0)
+    base = "the hand value" if value is None else str(value * sc.winner_times)
+    if value is not None and sc.winner_times == 1:
+        base = str(value)
+    formula = (str(value * sc.winner_times + bonus) if value is not None else base + (f" {bonus:+d}" if bonus else ""))
+    out = [Award(winner, value * sc.winner_times + bonus if value is not None else None, formula)]
+    if discarder is not None and sc.discarder_penalties:
+        from .scoring import discarder_penalty
+
+        pen = discarder_penalty(sc, exposures) if exposures is not None else None
+        out.append(Award(discarder, pen, str(pen) if pen is not None else "the discarder's penalty by the winner's exposures"))
+    return out

@@ -89,6 +89,7 @@ class Ruleset:
     fact_origin: dict[str, Origin] = field(default_factory=dict)
     situation_origin: dict[str, Origin] = field(default_factory=dict)
     node_origin: dict[tuple[str, str], Origin] = field(default_factory=dict)
+    field_origin: dict[tuple[str, str], Origin] = field(default_factory=dict)  # (situation, key) a patch changed
     meta_origin: Origin | None = None
 
     @property
@@ -138,23 +139,28 @@ def _walk(data: Any, loc: tuple[Any, ...]) -> Loc:
     return tuple(out)
 
 
-_ALL_KEYS = sorted(
-    {
-        (f.alias or name)
-        for cls in (m.RulesetMeta, m.Source, m.Scoring, m.FactDef, m.RoleDef, m.Cite, m.Transfer,
-                    m.PointAward, m.Settle, m.Ruling, m.Goto, m.QuestionNode, m.RulingNode,
-                    m.GotoNode, m.Situation, m.SituationPatch, m.FactsFile, m.Expect, m.Answers)
-        for name, f in cls.model_fields.items()
-    }
-)
+_KEYS_OF = [
+    {(f.alias or name) for name, f in cls.model_fields.items()}
+    for cls in (m.RulesetMeta, m.Source, m.Scoring, m.ExposurePenalty, m.FactDef, m.RoleDef, m.Cite, m.Transfer,
+                m.PointAward, m.Settle, m.Ruling, m.Goto, m.QuestionNode, m.RulingNode,
+                m.GotoNode, m.Situation, m.SituationPatch, m.FactsFile, m.Expect, m.Answers)
+]
+_ALL_KEYS = sorted(set().union(*_KEYS_OF))
 
 
-def _message(err: dict[str, Any], loc: Loc) -> str:
+def _candidates(siblings: set[str]) -> list[str]:
+    """Keys valid beside `siblings`: a misspelt 'notse' in a ruling means 'notes', not a source's 'note'."""
+    known = siblings & set(_ALL_KEYS)
+    fits = [keys for keys in _KEYS_OF if known and known <= keys]
+    return sorted(set().union(*fits)) if fits else _ALL_KEYS
+
+
+def _message(err: dict[str, Any], loc: Loc, siblings: set[str] = frozenset()) -> str:  # type: ignore[assignment]
     kind = err["type"]
     last = loc[-1] if loc else ""
     if kind == "extra_forbidden":
         bad = str(err["loc"][-1])
-        hint = difflib.get_close_matches(bad, _ALL_KEYS, n=1)
+        hint = difflib.get_close_matches(bad, _candidates(siblings - {bad}), n=1)
         return f"unknown key '{bad}'" + (f"; did you mean '{hint[0]}'?" if hint else "")
     if kind == "missing":
         return f"missing required key '{err['loc'][-1]}'"
@@ -179,10 +185,15 @@ def validate(cls: type[T], doc: Document, loc: Loc = ()) -> tuple[T | None, list
         for err in exc.errors():
             sub = _walk(data, err["loc"])
             place = doc.place(loc + sub)
-            text = _message(err, sub)
+            parent: Any = data
+            for seg in sub[:-1]:
+                parent = parent[seg]
+            text = _message(err, sub, {str(k) for k in parent} if isinstance(parent, dict) else set())
             if (place, text) not in seen:
                 seen.add((place, text))
                 problems.append(Problem(place, text))
+        # In file order, as the author reads them, not in the models' field order.
+        problems.sort(key=lambda p: (p.place.line, p.place.col))
         return None, problems
 
 
@@ -227,7 +238,7 @@ def load(name: str | Path, _seen: tuple[Path, ...] = (), near: Path | None = Non
 
     rs = Ruleset(
         meta=meta,
-        scoring=meta.scoring or (base.scoring if base else m.Scoring()),
+        scoring=_merge_scoring(base.scoring if base else None, meta.scoring),
         sources={**(base.sources if base else {}), **meta.sources},
         facts=dict(base.facts) if base else {},
         situations=dict(base.situations) if base else {},
@@ -236,6 +247,7 @@ def load(name: str | Path, _seen: tuple[Path, ...] = (), near: Path | None = Non
         fact_origin=dict(base.fact_origin) if base else {},
         situation_origin=dict(base.situation_origin) if base else {},
         node_origin=dict(base.node_origin) if base else {},
+        field_origin=dict(base.field_origin) if base else {},
         meta_origin=Origin(meta_doc, ()),
     )
     h = hashlib.sha256(base.hash.encode() if base else b"")
@@ -268,7 +280,7 @@ def load(name: str | Path, _seen: tuple[Path, ...] = (), near: Path | None = Non
         problems += errs
         if sit is None:
             continue
-        if sit.id in rs.situations and rs.situation_origin[sit.id].doc.path.startswith(str(folder)):
+        if sit.id in rs.situations and Path(rs.situation_origin[sit.id].doc.path).resolve().is_relative_to(folder):
             first = rs.situation_origin[sit.id].place()
             problems.append(Problem(doc.place(("id",)), f"situation id '{sit.id}' is also used at {first}"))
             continue
@@ -276,12 +288,23 @@ def load(name: str | Path, _seen: tuple[Path, ...] = (), near: Path | None = Non
             problems.append(Problem(doc.place(("id",)), f"situation id '{sit.id}' should match its file name '{path.stem}'"))
         rs.situations[sit.id] = sit
         rs.situation_origin[sit.id] = Origin(doc, ())
+        for key in [k for k in rs.field_origin if k[0] == sit.id]:
+            del rs.field_origin[key]
         for key in list(rs.node_origin):
             if key[0] == sit.id:
                 del rs.node_origin[key]
         for nid in sit.nodes:
             rs.node_origin[(sit.id, nid)] = Origin(doc, ("nodes", nid))
     return rs, problems
+
+
+def _merge_scoring(base: m.Scoring | None, own: m.Scoring | None) -> m.Scoring:
+    """An overlay's scoring changes only the keys it writes; the rest is inherited."""
+    if own is None:
+        return base or m.Scoring()
+    if base is None:
+        return own
+    return base.model_copy(update={k: getattr(own, k) for k in own.model_fields_set})
 
 
 def _apply_patch(rs: Ruleset, doc: Document, problems: list[Problem]) -> None:
@@ -310,6 +333,7 @@ def _apply_patch(rs: Ruleset, doc: Document, problems: list[Problem]) -> None:
     for key in ("title", "aliases", "summary", "help", "start"):
         if getattr(patch, key) is not None:
             changes[key] = getattr(patch, key)
+            rs.field_origin[(sit.id, key)] = Origin(doc, (key,))
     rs.situations[sit.id] = sit.model_copy(update=changes)
 
 

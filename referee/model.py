@@ -33,6 +33,11 @@ class Source(Strict):
     note: str | None = Field(None, description="How complete our reading of it is, or what it covers")
 
 
+class ExposurePenalty(Strict):
+    exposures: int = Field(ge=0, description="From this many exposures of the winner upward")
+    points: int = Field(description="Points the discarder scores (usually negative)")
+
+
 class Scoring(Strict):
     kind: Literal["money", "points"] = Field("money", description="Money games pay between players; tournaments score points")
     unit: str = Field("cents", description="What amounts count: cents, points")
@@ -41,6 +46,18 @@ class Scoring(Strict):
     others_times: int = Field(1, ge=0, description="Standard schedule: each other loser pays this many times the value on a discard win")
     self_pick_times: int = Field(2, ge=0, description="Standard schedule: each loser pays this many times the value on a self-picked win")
     jokerless_times: int = Field(2, ge=1, description="Multiplier for an announced jokerless hand (never for Singles and Pairs)")
+    joker_exchange_as_self_pick: bool = Field(True, description="A Mah Jongg made by a joker exchange is paid (or scored) like a self-pick")
+    dice_doubles_times: int = Field(1, ge=1, description="House rule 'double dice': when East's opening roll was doubles, every Mah Jongg payment is multiplied by this")
+    winner_times: int = Field(1, ge=0, description="Points: the winner scores this many times the card value")
+    self_pick_bonus: int = Field(0, description="Points: added to the winner's score for a self-picked Mah Jongg")
+    jokerless_bonus: int = Field(0, description="Points: added to the winner's score for a jokerless hand (never Singles and Pairs)")
+    discarder_penalties: list[ExposurePenalty] = Field(
+        default_factory=list,
+        description="Points: the discarder of the winning tile scores these (negative) points, by the winner's number of exposures; the entry with the largest 'exposures' not above the winner's count applies",
+    )
+    wall_game_points: int = Field(0, description="Points: each live (not dead) hand scores this in a wall game")
+    dead_points: int = Field(0, description="Points: what a dead hand scores")
+
 
 
 class RulesetMeta(Strict):
@@ -141,14 +158,14 @@ class Settle(Strict):
     """Settle the Mah Jongg by the ruleset's standard schedule."""
 
     winner: str = Field(description="Role of the winner")
-    how: Literal["discard", "self-pick"] = Field(description="How the winning tile came")
+    how: Literal["discard", "self-pick", "joker-exchange"] = Field(description="How the winning tile came")
     discarder: str | None = Field(None, description="Role of the discarder, for a discard win")
     value: str = Field("hand_value", description="Number fact holding the hand value")
 
     @model_validator(mode="after")
     def _discarder(self) -> "Settle":
         if (self.how == "discard") != (self.discarder is not None):
-            raise ValueError("a discard win names its 'discarder', a self-pick does not")
+            raise ValueError("a discard win names its 'discarder'; a self-pick or joker exchange does not")
         return self
 
 
@@ -176,6 +193,9 @@ class Ruling(Strict):
 class Goto(Strict):
     goto: str = Field(description="Id of the situation to continue in")
     at: str | None = Field(None, description="Node to start at (default: its start)")
+    bind: dict[str, str] = Field(default_factory=dict, description="Role there -> the role here that is the same seat (declarer: caller)")
+    dead: list[str] = Field(default_factory=list, description="Roles here whose hands are already dead; the ruling there adds them")
+    set: dict[str, str] = Field(default_factory=dict, description="Facts there that this path already settles (declared_on_discard: 'yes')")
 
 
 Target = Union[str, Goto]
@@ -207,6 +227,9 @@ class RulingNode(Strict):
 class GotoNode(Strict):
     goto: str = Field(description="Id of the situation to continue in")
     at: str | None = None
+    bind: dict[str, str] = Field(default_factory=dict, description="Role there -> the role here that is the same seat")
+    dead: list[str] = Field(default_factory=list, description="Roles here whose hands are already dead")
+    set: dict[str, str] = Field(default_factory=dict, description="Facts there that this path already settles (declared_on_discard: 'yes')")
 
 
 def _node_kind(value: Any) -> str | None:

@@ -9,8 +9,8 @@ from .loader import Ruleset
 GAME_TEXT = {
     "continues": "Play continues.",
     "ends": "The game ends; the next game is dealt by the next East.",
-    "replay": "The game is replayed: reshuffle, rebuild the walls, same East, Charleston again. Nobody pays.",
-    "redeal": "The hand is thrown in and the same dealer deals again. Nobody pays.",
+    "replay": "The game is replayed: reshuffle, rebuild the walls, same East, Charleston again.",
+    "redeal": "The hand is thrown in and the same dealer deals again.",
 }
 
 
@@ -54,7 +54,12 @@ def outcome_json(o: Outcome) -> dict[str, Any]:
 
 
 def cite_text(rs: Ruleset, o: Outcome) -> list[str]:
-    return [str(c) for c in o.ruling.cite]
+    lines = []
+    for c in o.ruling.cite:
+        source = rs.sources.get(c.source)
+        title = f" ({source.title})" if source else ""
+        lines.append(f"{c}{title}")
+    return lines
 
 
 def outcome_lines(o: Outcome) -> list[tuple[str, list[str]]]:
@@ -65,7 +70,7 @@ def outcome_lines(o: Outcome) -> list[tuple[str, list[str]]]:
     sections.append(("Game", [GAME_TEXT[o.game]]))
     if o.payments:
         sections.append((f"Payments ({rs.scoring.unit})", [p.text for p in o.payments]))
-    elif o.game in ("ends",) and not o.awards:
+    elif o.game != "continues" and not o.awards:
         sections.append(("Payments", ["nobody pays"]))
     if o.settle_lines:
         sections.append(("Arithmetic", o.settle_lines))

@@ -38,19 +38,71 @@ class Payment:
         return text[:1].upper() + text[1:]
 
 
+@dataclass(frozen=True)
+class Score:
+    """Tournament points for one seat."""
+
+    party: Party
+    points: int | None
+    formula: str
+
+
+BETTOR = "Bettor"
+
+
 @dataclass
 class Settlement:
     payments: list[Payment] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
 
+    scores: list["Score"] = field(default_factory=list)
+
     def totals(self) -> dict[str, int]:
-        """Net per seat; only for payments whose seats and amounts are known."""
+        """Net per seat (and the bettor); only for payments whose seats and amounts are known.
+
+        In a points settlement, each seat's points."""
         net = {s: 0 for s in SEATS}
         for p in self.payments:
             if p.amount is not None and p.payer.seat and p.payee.seat:
-                net[p.payer.seat] -= p.amount
-                net[p.payee.seat] += p.amount
+                net[p.payer.seat] = net.get(p.payer.seat, 0) - p.amount
+                net[p.payee.seat] = net.get(p.payee.seat, 0) + p.amount
+        for sc in self.scores:
+            if sc.party.seat and sc.points is not None:
+                net[sc.party.seat] = net.get(sc.party.seat, 0) + sc.points
         return net
+
+
+def _factors(scoring: Scoring, jokerless: bool, singles_and_pairs: bool, dice_doubles: bool, lines: list[str]) -> int:
+    factor = 1
+    if jokerless and not singles_and_pairs:
+        factor *= scoring.jokerless_times
+        lines.append(f"jokerless: x{scoring.jokerless_times}")
+    elif jokerless:
+        lines.append("jokerless, but Singles and Pairs is never doubled")
+    if dice_doubles:
+        if scoring.dice_doubles_times == 1:
+            lines.append("double dice: this ruleset does not double for doubles (x1)")
+        else:
+            factor *= scoring.dice_doubles_times
+            lines.append(f"double dice: x{scoring.dice_doubles_times}")
+    return factor
+
+
+def _check_seats(winner: str, how: str, discarder: str | None, dead: tuple[str, ...] | list[str]) -> None:
+    from .errors import UsageError
+
+    if how not in ("discard", "self-pick", "joker-exchange"):
+        raise UsageError(f"how must be discard, self-pick or joker-exchange, not '{how}'")
+    if how == "discard" and not discarder:
+        raise UsageError("a discard win needs the discarder's seat")
+    if how != "discard" and discarder:
+        raise UsageError(f"a {how} win has no discarder")
+    if discarder and discarder == winner:
+        raise UsageError(f"the winner and the discarder are both {winner}; a winner cannot discard to herself")
+    if winner in dead:
+        raise UsageError(f"{winner} cannot both win and be dead")
+    if discarder and discarder in dead:
+        raise UsageError(f"{discarder} is dead, and a dead hand does not discard")
 
 
 def standard(
@@ -63,31 +115,130 @@ def standard(
     jokerless: bool = False,
     singles_and_pairs: bool = False,
     names: dict[str, str] | None = None,
+    dead: tuple[str, ...] | list[str] = (),
+    dice_doubles: bool = False,
+    bettor_on: str | None = None,
 ) -> Settlement:
-    """The card-back schedule: discarder 2V and others V; self-pick 2V from each; jokerless doubles."""
+    """The card-back schedule: discarder 2V and others V; self-pick (and joker exchange) 2V
+    from each; jokerless doubles except Singles and Pairs. Dead hands pay like any loser.
+    A bettor (a fifth player) pays or collects exactly what the seat she bet on does."""
+    _check_seats(winner, how, discarder, dead)
     names = names or {}
     out = Settlement()
-    factor = 1
     out.lines.append(f"hand value: {value}")
-    if jokerless and not singles_and_pairs:
-        factor = scoring.jokerless_times
-        out.lines.append(f"jokerless: x{factor}")
-    elif jokerless:
-        out.lines.append("jokerless, but Singles and Pairs is never doubled")
+    self_pick = how == "self-pick" or (how == "joker-exchange" and scoring.joker_exchange_as_self_pick)
+    if how == "joker-exchange":
+        out.lines.append("won by a joker exchange: paid like a self-pick" if self_pick
+                         else "won by a joker exchange: paid like a discard win with no discarder")
+    factor = _factors(scoring, jokerless, singles_and_pairs, dice_doubles, out.lines)
     win = Party("winner", winner, names.get(winner))
     for seat in SEATS:
         if seat == winner:
             continue
-        if how == "discard":
-            times = scoring.discarder_times if seat == discarder else scoring.others_times
-            role = "discarder" if seat == discarder else "other"
+        if self_pick:
+            times, role = scoring.self_pick_times, "other"
+        elif seat == discarder:
+            times, role = scoring.discarder_times, "discarder"
         else:
-            times = scoring.self_pick_times
-            role = "other"
+            times, role = scoring.others_times, "other"
         amount = value * times * factor
         formula = f"{times * factor} x {value}"
         out.payments.append(Payment(Party(role, seat, names.get(seat)), win, amount, formula))
-        out.lines.append(f"{seat}{' (discarder)' if role == 'discarder' else ''}: {times} x {value}"
+        tags = [t for t, on in (("discarder", role == "discarder"), ("dead, pays like any loser", seat in dead)) if on]
+        out.lines.append(f"{seat}{' (' + ', '.join(tags) + ')' if tags else ''}: {times} x {value}"
                          + (f" x {factor}" if factor != 1 else "") + f" = {amount}")
-    out.lines.append(f"{win.label} collects {sum(p.amount or 0 for p in out.payments)}")
+    if bettor_on:
+        if bettor_on not in SEATS:
+            from .errors import UsageError
+
+            raise UsageError(f"the bettor must bet on a seat ({', '.join(SEATS)}), not '{bettor_on}'")
+        bet = Party("bettor", BETTOR, names.get(BETTOR))
+        extra = []
+        for p in out.payments:
+            if p.payer.seat == bettor_on:
+                extra.append(Payment(bet, p.payee, p.amount, p.formula))
+                out.lines.append(f"{bet.label} (bet on {bettor_on}) pays like {bettor_on}: {p.amount}")
+            elif p.payee.seat == bettor_on:
+                extra.append(Payment(p.payer, bet, p.amount, p.formula))
+                out.lines.append(f"{bet.label} (bet on {bettor_on}) collects like {bettor_on} from {p.payer.seat}: {p.amount}")
+        out.payments.extend(extra)
+    out.lines.append(f"{win.label} collects {sum(p.amount or 0 for p in out.payments if p.payee.seat == winner)}")
+    return out
+
+
+def discarder_penalty(scoring: Scoring, exposures: int) -> int:
+    """Points the discarder scores when the winner had this many exposures (0 when no entry applies)."""
+    best = None
+    for entry in scoring.discarder_penalties:
+        if entry.exposures <= exposures and (best is None or entry.exposures > best.exposures):
+            best = entry
+    return best.points if best else 0
+
+
+def points(
+    scoring: Scoring,
+    *,
+    winner: str,
+    how: str,
+    value: int | None,
+    discarder: str | None = None,
+    exposures: int | None = None,
+    jokerless: bool = False,
+    singles_and_pairs: bool = False,
+    names: dict[str, str] | None = None,
+    dead: tuple[str, ...] | list[str] = (),
+) -> Settlement:
+    """Tournament scoring: the winner scores the card value plus bonuses; the discarder of the
+    winning tile loses points by the winner's number of exposures; everyone else scores 0
+    (dead hands score the ruleset's dead_points). Unknown numbers stay as formulas."""
+    _check_seats(winner, how, discarder, dead)
+    names = names or {}
+    out = Settlement()
+    self_pick = how == "self-pick" or (how == "joker-exchange" and scoring.joker_exchange_as_self_pick)
+    parts: list[str] = []
+    total: int | None = None
+    if value is not None:
+        total = value * scoring.winner_times
+        out.lines.append(f"hand value: {value}" + (f" x {scoring.winner_times}" if scoring.winner_times != 1 else ""))
+        parts.append(str(total))
+    else:
+        parts.append("the hand value" if scoring.winner_times == 1 else f"{scoring.winner_times} x the hand value")
+    if how == "joker-exchange":
+        out.lines.append("won by a joker exchange: scored like a self-pick" if self_pick
+                         else "won by a joker exchange: no self-pick bonus")
+    bonus = 0
+    if self_pick and scoring.self_pick_bonus:
+        bonus += scoring.self_pick_bonus
+        out.lines.append(f"self-picked: {scoring.self_pick_bonus:+d}")
+    if jokerless and not singles_and_pairs and scoring.jokerless_bonus:
+        bonus += scoring.jokerless_bonus
+        out.lines.append(f"jokerless: {scoring.jokerless_bonus:+d}")
+    elif jokerless and singles_and_pairs:
+        out.lines.append("jokerless, but Singles and Pairs gets no jokerless bonus")
+    if bonus:
+        parts.append(f"{bonus:+d}")
+    if total is not None:
+        total += bonus
+    formula = str(total) if total is not None else " ".join(parts)
+    out.scores.append(Score(Party("winner", winner, names.get(winner)), total, formula))
+    out.lines.append(f"{winner} (winner): {formula}")
+    for seat in SEATS:
+        if seat == winner:
+            continue
+        party = Party("discarder" if seat == discarder else "other", seat, names.get(seat))
+        if seat == discarder and scoring.discarder_penalties:
+            if exposures is None:
+                out.scores.append(Score(party, None, "the discarder's penalty by the winner's exposures"))
+                out.lines.append(f"{seat} (discarder): penalty by the winner's number of exposures (not given)")
+                continue
+            pen = discarder_penalty(scoring, exposures)
+            out.scores.append(Score(party, pen, str(pen)))
+            out.lines.append(f"{seat} (discarder, winner had {exposures} exposure{'s' if exposures != 1 else ''}): {pen:+d}"
+                             if pen else f"{seat} (discarder, winner had {exposures} exposures): 0")
+        elif seat in dead:
+            out.scores.append(Score(Party("dead", seat, names.get(seat)), scoring.dead_points, str(scoring.dead_points)))
+            out.lines.append(f"{seat} (dead): {scoring.dead_points}")
+        else:
+            out.scores.append(Score(party, 0, "0"))
+            out.lines.append(f"{seat}{' (discarder)' if seat == discarder else ''}: 0")
     return out

@@ -4,6 +4,7 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .model import Situation
 
@@ -13,6 +14,11 @@ _WEIGHTS = {"id": 2.5, "title": 3.0, "alias": 3.0, "summary": 1.0}
 
 
 def words(text: str) -> list[str]:
+    return list(_words(text))
+
+
+@lru_cache(maxsize=8192)
+def _words(text: str) -> tuple[str, ...]:
     # "mah jongg", "mahjong", "mahj" and "maj" are one word to a judge
     text = text.lower().replace("mah jongg", "mahjong").replace("mah-jongg", "mahjong").replace("mah jong", "mahjong")
     out = []
@@ -20,18 +26,22 @@ def words(text: str) -> list[str]:
         w = {"mahj": "mahjong", "maj": "mahjong", "mahjongg": "mahjong", "mj": "mahjong"}.get(w, w)
         if w not in _STOP:
             out.append(w)
-    return out
+    return tuple(out)
 
 
+@lru_cache(maxsize=65536)
 def _similar(q: str, w: str) -> float:
     if q == w:
         return 1.0
     if len(q) >= 3 and (w.startswith(q) or q.startswith(w) and len(w) >= 4):
         return 0.85
-    if len(q) >= 4 and len(w) >= 4:
-        ratio = difflib.SequenceMatcher(None, q, w).ratio()
-        if ratio >= 0.75:
-            return ratio * 0.8
+    if len(q) >= 4 and len(w) >= 4 and 2 * min(len(q), len(w)) >= 0.75 * (len(q) + len(w)):
+        matcher = difflib.SequenceMatcher(None, q, w)
+        # the quick upper bounds skip the costly exact ratio for most pairs of words
+        if matcher.quick_ratio() >= 0.75:
+            ratio = matcher.ratio()
+            if ratio >= 0.75:
+                return ratio * 0.8
     return 0.0
 
 
@@ -43,7 +53,12 @@ class Hit:
 
 
 def _field_score(query: list[str], text: str) -> float:
-    tokens = words(text)
+    return _field_score_cached(tuple(query), text)
+
+
+@lru_cache(maxsize=1 << 18)
+def _field_score_cached(query: tuple[str, ...], text: str) -> float:
+    tokens = _words(text)
     if not tokens or not query:
         return 0.0
     total = sum(max((_similar(q, t) for t in tokens), default=0.0) for q in query)

@@ -1,0 +1,117 @@
+"""The real interactive prompt in a pseudo-terminal (pexpect), as a judge would use it."""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+pexpect = pytest.importorskip("pexpect")
+
+HOUSE = str(Path(__file__).resolve().parent / "rulesets" / "house")
+TIMEOUT = 20
+
+
+def spawn(*args: str):  # type: ignore[no-untyped-def]
+    env = {**os.environ, "NO_COLOR": "1", "TERM": "dumb", "COLUMNS": "120", "PYTHONUNBUFFERED": "1"}
+    child = pexpect.spawn(sys.executable, ["-m", "referee", *args], env=env, encoding="utf-8",
+                          timeout=TIMEOUT, dimensions=(40, 120))
+    return child
+
+
+def finish(child) -> tuple[int | None, str]:  # type: ignore[no-untyped-def]
+    child.expect(pexpect.EOF)
+    rest = child.before or ""
+    child.close()
+    return child.exitstatus, rest
+
+
+def test_search_pick_answer_help_back_and_rule() -> None:
+    child = spawn("rule", "--ruleset", HOUSE)
+    transcript: list[str] = []
+    try:
+        child.expect("What happened")
+        child.sendline("wrnog end")  # a typo is forgiven
+        child.expect("Picked from the wrong end of the wall")
+        child.expect("Which one")
+        child.sendline("1")
+        child.expect("discard claimed for Mah Jongg")
+        child.expect("answer")
+        child.sendline("?")
+        child.expect("Claimed means another player called it")
+        child.sendline("2")  # no ...
+        child.expect("Which seat picked from the wrong end")
+        transcript.append(child.before)
+        child.sendline("back")  # ... revised: back to the previous question
+        child.expect("discard claimed for Mah Jongg")
+        child.sendline("1")  # yes
+        child.expect("Is the Mah Jongg valid")
+        child.sendline("yes")
+        child.expect("Which seat picked from the wrong end")
+        child.expect("Enter to leave open")
+        child.sendline("3")  # West, by number
+        child.expect("Which seat declared Mah Jongg")
+        child.sendline("N")
+        child.expect("value of the winning hand")
+        child.sendline("30")
+        child.expect("HW-2")
+        child.expect(r"West pays North 120 \(4 x 30\)")
+        child.expect("BOOK, Wrong end and Mah Jongg")
+        status, rest = finish(child)
+    finally:
+        if child.isalive():
+            child.terminate(force=True)
+    assert status == 0
+    assert "Traceback" not in rest
+
+
+def test_enter_leaves_a_detail_open() -> None:
+    child = spawn("rule", "picked-wrong-end", "--ruleset", HOUSE, "-a", "discard_claimed=yes", "-a", "mahjong_valid=yes")
+    try:
+        for _ in range(3):  # picker, winner, hand value: all left open
+            child.expect("Enter to leave open")
+            child.sendline("")
+        child.expect("HW-2")
+        child.expect("The picker pays the winner 4 x the hand value")
+        status, _ = finish(child)
+    finally:
+        if child.isalive():
+            child.terminate(force=True)
+    assert status == 0
+
+
+def test_a_bad_answer_is_refused_and_asked_again() -> None:
+    child = spawn("rule", "false-call", "--ruleset", HOUSE)
+    try:
+        child.expect("What did the other players do")
+        child.sendline("seven")
+        child.expect("not one of the choices")
+        child.sendline("1")
+        child.expect("Which seat declared")
+        child.sendline("Middle")
+        child.expect("not a seat")
+        child.sendline("E")
+        child.expect("HF-1")
+        child.expect("East takes back the call")
+        status, _ = finish(child)
+    finally:
+        if child.isalive():
+            child.terminate(force=True)
+    assert status == 0
+
+
+@pytest.mark.parametrize("where", ["search", "question"])
+def test_ctrl_c_exits_130_without_a_traceback(where: str) -> None:
+    args = ["rule", "--ruleset", HOUSE] if where == "search" else ["rule", "false-call", "--ruleset", HOUSE]
+    child = spawn(*args)
+    try:
+        child.expect("What happened" if where == "search" else "What did the other players do")
+        child.sendintr()
+        status, rest = finish(child)
+    finally:
+        if child.isalive():
+            child.terminate(force=True)
+    assert status == 130, rest
+    assert "Traceback" not in rest
+    assert "interrupted" in rest

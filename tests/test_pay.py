@@ -1,0 +1,143 @@
+"""Settling a valid Mah Jongg: the schedule, points, bettors, and the `referee pay` command."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from referee.errors import UsageError
+from referee.loader import load_strict
+from referee.model import SEATS, Scoring
+from referee.scoring import points, standard
+
+MONEY = Scoring()
+seats = st.sampled_from(SEATS)
+
+
+@st.composite
+def wins(draw):
+    winner = draw(seats)
+    how = draw(st.sampled_from(["discard", "self-pick", "joker-exchange"]))
+    discarder = draw(st.sampled_from([s for s in SEATS if s != winner])) if how == "discard" else None
+    dead = draw(st.lists(st.sampled_from([s for s in SEATS if s not in (winner, discarder)]), unique=True, max_size=2))
+    bettor = draw(st.one_of(st.none(), seats))
+    return dict(winner=winner, how=how, discarder=discarder, dead=dead, bettor_on=bettor,
+                value=draw(st.integers(0, 500)), jokerless=draw(st.booleans()),
+                singles_and_pairs=draw(st.booleans()), dice_doubles=draw(st.booleans()))
+
+
+@given(wins())
+def test_money_sums_to_zero(w):
+    s = standard(Scoring(dice_doubles_times=2), **w)
+    assert sum(s.totals().values()) == 0
+    assert all(p.amount is not None and p.amount >= 0 for p in s.payments)
+
+
+@given(st.integers(25, 75), seats, seats, st.booleans(), st.booleans())
+def test_standard_schedule(v, winner, discarder, jokerless, sp):
+    if discarder == winner:
+        return
+    factor = 2 if jokerless and not sp else 1
+    t = standard(MONEY, winner=winner, how="discard", discarder=discarder, value=v,
+                 jokerless=jokerless, singles_and_pairs=sp).totals()
+    for s in SEATS:
+        want = 4 * v * factor if s == winner else -(2 * v if s == discarder else v) * factor
+        assert t[s] == want
+    for how in ("self-pick", "joker-exchange"):
+        t = standard(MONEY, winner=winner, how=how, value=v, jokerless=jokerless, singles_and_pairs=sp).totals()
+        assert t[winner] == 6 * v * factor
+        assert all(t[s] == -2 * v * factor for s in SEATS if s != winner)
+
+
+@given(st.integers(25, 75))
+def test_singles_and_pairs_never_doubled(v):
+    a = standard(MONEY, winner="East", how="self-pick", value=v, jokerless=True, singles_and_pairs=True)
+    b = standard(MONEY, winner="East", how="self-pick", value=v)
+    assert a.totals() == b.totals()
+    assert any("never doubled" in line for line in a.lines)
+
+
+def test_bettor_pays_like_the_seat_bet_on():
+    s = standard(MONEY, winner="East", how="discard", discarder="West", value=25, bettor_on="West")
+    t = s.totals()
+    assert t["Bettor"] == t["West"] == -50 and t["East"] == 150
+    s = standard(MONEY, winner="East", how="discard", discarder="West", value=25, bettor_on="East")
+    t = s.totals()
+    assert t["Bettor"] == t["East"] == 100 and t["West"] == -100 and sum(t.values()) == 0
+
+
+def test_dead_hands_pay_but_cannot_win_or_discard():
+    s = standard(MONEY, winner="East", how="self-pick", value=30, dead=["North"])
+    assert s.totals()["North"] == -60
+    with pytest.raises(UsageError):
+        standard(MONEY, winner="East", how="self-pick", value=30, dead=["East"])
+    with pytest.raises(UsageError):
+        standard(MONEY, winner="East", how="discard", discarder="North", value=30, dead=["North"])
+
+
+def test_tournament_points_table():
+    sc = load_strict("tournament").scoring
+    t = points(sc, winner="East", how="self-pick", value=30, jokerless=True).totals()
+    assert t == {"East": 60, "South": 0, "West": 0, "North": 0}
+    for n, pen in ((0, -10), (1, -10), (2, -20), (3, -25), (4, -25)):
+        t = points(sc, winner="East", how="discard", discarder="South", value=25, exposures=n).totals()
+        assert t["South"] == pen and t["East"] == 25
+    assert points(load_strict("tournament-crak").scoring, winner="East", how="discard", discarder="South",
+                  value=25, exposures=3).totals()["South"] == -30
+    assert points(load_strict("tournament-mahjcon").scoring, winner="East", how="discard", discarder="South",
+                  value=25, exposures=1).totals()["South"] == 0
+    # Singles and Pairs gets no jokerless bonus
+    assert points(sc, winner="East", how="self-pick", value=50, jokerless=True, singles_and_pairs=True).totals()["East"] == 60
+
+
+def test_pay_command_money(cli):
+    r = cli("pay", "--winner", "E", "--how", "discard", "--discarder", "W", "--value", "30", "--jokerless",
+            "--player", "East=Ruth", "--dead", "North")
+    assert r.exit_code == 0, r.output
+    assert "jokerless: x2" in r.output
+    assert "West (discarder): 2 x 30 x 2 = 120" in r.output
+    assert "East (Ruth)" in r.output and "+240" in r.output
+
+
+def test_pay_command_json_and_bettor(cli):
+    r = cli("pay", "--winner", "South", "--how", "self-pick", "--value", "25", "--bettor", "North",
+            "--player", "Bettor=Sue", "--json")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    assert data["totals"] == {"East": -50, "South": 200, "West": -50, "North": -50, "Bettor": -50}
+    assert sum(data["totals"].values()) == 0
+
+
+def test_pay_command_points_needs_exposures(cli):
+    r = cli("pay", "--ruleset", "tournament", "--winner", "East", "--how", "discard", "--discarder", "South", "--value", "30")
+    assert r.exit_code == 2 and "--exposures" in r.output
+    r = cli("pay", "--ruleset", "tournament", "--winner", "East", "--how", "discard", "--discarder", "South",
+            "--value", "30", "--exposures", "2", "--json")
+    assert json.loads(r.output)["totals"] == {"East": 30, "South": -20, "West": 0, "North": 0}
+
+
+def test_pay_command_usage_errors(cli):
+    assert cli("pay", "--winner", "East", "--how", "discard", "--value", "30").exit_code == 2
+    assert cli("pay", "--winner", "East", "--how", "self-pick", "--discarder", "West", "--value", "30").exit_code == 2
+    assert cli("pay", "--winner", "Up", "--how", "self-pick", "--value", "30").exit_code == 2
+    r = cli("pay", "--winner", "East", "--how", "discard", "--discarder", "East", "--value", "30")
+    assert r.exit_code == 2 and "Traceback" not in r.output
+
+
+def test_house_double_dice(cli):
+    r = cli("pay", "--ruleset", "house-example", "--winner", "North", "--how", "discard", "--discarder", "South",
+            "--value", "30", "--jokerless", "--doubles", "--json")
+    assert json.loads(r.output)["totals"]["West"] == -120
+
+
+def test_settle_ruling_uses_the_same_code():
+    from referee.engine import advance
+
+    rs = load_strict("nmjl")
+    o = advance(rs, "valid-mahjong", {"mahjong_valid": "yes", "jokerless": "yes", "singles_and_pairs": "no",
+                                       "win_how": "discard", "winner": "East", "discarder": "South", "hand_value": 25})
+    s = standard(rs.scoring, winner="East", how="discard", discarder="South", value=25, jokerless=True)
+    assert o.settle_lines == s.lines
+    assert sorted((p.payer.seat, p.amount) for p in o.payments) == sorted((p.payer.seat, p.amount) for p in s.payments)

@@ -1,0 +1,152 @@
+"""Properties over every situation of every shipped ruleset (whatever content exists).
+
+- A random walk (random valid answers, random distinct seats, hand values 25-75, details
+  sometimes left open) always ends at a ruling within a bound, never asks a fact twice,
+  and never raises.
+- Every payment whose amount is known is a non-negative integer between two different
+  seats, and the money nets to zero over the four seats.
+- The standard settlement sums to zero for any winner, discarder and value.
+"""
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from referee import model as m
+from referee.engine import Outcome, Question, advance
+from referee.loader import available, load_strict
+from referee.render import outcome_json, outcome_lines
+from referee.scoring import Settlement, standard
+
+MAX_QUESTIONS = 40  # decisions plus details; a real tree needs far fewer
+
+CASES = [(rid, sid) for rid in available() for sid in load_strict(rid).situations]
+
+SETTINGS = settings(max_examples=25, deadline=None, derandomize=True,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+def answer(data: st.DataObject, q: Question, used: list[str]) -> Any:
+    """A random valid answer; seats are distinct across roles; details may be left open."""
+    d = q.definition
+    if q.optional and data.draw(st.integers(0, 5), label=f"open {q.fact}") == 0:
+        return None
+    if d.type == "yesno":
+        return data.draw(st.sampled_from(["yes", "no"]), label=q.fact)
+    if d.type == "choice":
+        assert d.choices
+        return data.draw(st.sampled_from(list(d.choices)), label=q.fact)
+    free = [s for s in m.SEATS if s not in used]
+    if d.type == "seat":
+        if not free:
+            return None
+        value = data.draw(st.sampled_from(free), label=q.fact)
+        used.append(value)
+        return value
+    if d.type == "seats":
+        lo = max(d.min or 1, 1)
+        hi = min(d.max or len(free), len(free))
+        if lo > hi:
+            return None
+        chosen = data.draw(st.lists(st.sampled_from(free), min_size=lo, max_size=hi, unique=True), label=q.fact)
+        used.extend(chosen)
+        return sorted(chosen, key=m.SEATS.index)
+    if d.type == "number":
+        lo = max(25, d.min if d.min is not None else 25)
+        hi = min(75, d.max if d.max is not None else 75)
+        if lo > hi:
+            lo, hi = d.min or 0, d.max if d.max is not None else (d.min or 0) + 50
+        return data.draw(st.integers(lo, hi), label=q.fact)
+    raise AssertionError(d.type)
+
+
+def random_walk(data: st.DataObject, rid: str, sid: str) -> tuple[Outcome, list[Question]]:
+    rs = load_strict(rid)
+    facts: dict[str, Any] = {}
+    used: list[str] = []
+    players = {s: name for s, name in zip(m.SEATS, ["Ruth", "Bea", "Sadie", "Lil"]) if data.draw(st.booleans(), label=f"name {s}")}
+    asked: list[Question] = []
+    while True:
+        step = advance(rs, sid, facts, players)
+        if isinstance(step, Outcome):
+            return step, asked
+        assert step.fact not in facts, f"{step.fact} asked twice"
+        asked.append(step)
+        assert len(asked) <= MAX_QUESTIONS, f"{sid}: more than {MAX_QUESTIONS} questions: {[q.fact for q in asked]}"
+        facts[step.fact] = answer(data, step, used)
+
+
+def check_money(o: Outcome) -> None:
+    for p in o.payments:
+        if p.amount is not None:
+            assert isinstance(p.amount, int) and not isinstance(p.amount, bool), p
+            assert p.amount >= 0, p
+        if p.payer.seat and p.payee.seat:
+            assert p.payer.seat != p.payee.seat, p
+    net = Settlement(list(o.payments)).totals()
+    assert sum(net.values()) == 0, net
+
+
+@pytest.mark.parametrize("rid,sid", CASES, ids=[f"{r}:{s}" for r, s in CASES])
+@SETTINGS
+@given(data=st.data())
+def test_random_walk_ends_at_a_ruling(rid: str, sid: str, data: st.DataObject) -> None:
+    o, asked = random_walk(data, rid, sid)
+    rs = o.ruleset
+    assert o.ruling.id
+    assert o.game in m.GAME_STATES
+    assert o.start == sid and o.situation in rs.situations
+    # every decision came before every detail
+    kinds = [q.node is None for q in asked]
+    assert kinds == sorted(kinds), [q.fact for q in asked]
+    # the text is fully filled in
+    for text in [o.text, *o.tiles, *o.procedure, *o.notes, *(p.text for p in o.payments)]:
+        assert not re.search(r"\{[a-z_]+\}", text), text
+    if rs.scoring.kind == "money":
+        check_money(o)
+    for a in o.awards:
+        assert a.points is None or isinstance(a.points, int)
+    # the outcome renders both ways
+    json.dumps(outcome_json(o))
+    assert outcome_lines(o)
+
+
+@SETTINGS
+@given(
+    winner=st.sampled_from(m.SEATS),
+    discarder=st.sampled_from(m.SEATS),
+    how=st.sampled_from(["discard", "self-pick"]),
+    value=st.integers(0, 1000),
+    jokerless=st.booleans(),
+    singles=st.booleans(),
+)
+def test_standard_settlement_sums_to_zero(winner: str, discarder: str, how: str, value: int, jokerless: bool, singles: bool) -> None:
+    if how == "discard" and discarder == winner:
+        discarder = m.SEATS[(m.SEATS.index(winner) + 1) % 4]
+    for rid in available():
+        scoring = load_strict(rid).scoring
+        s = standard(scoring, winner=winner, how=how, value=value,
+                     discarder=discarder if how == "discard" else None, jokerless=jokerless, singles_and_pairs=singles)
+        net = s.totals()
+        assert sum(net.values()) == 0
+        assert len(s.payments) == 3
+        assert all(p.payee.seat == winner and p.payer.seat != winner for p in s.payments)
+        assert all(isinstance(p.amount, int) and p.amount >= 0 for p in s.payments)
+        factor = scoring.jokerless_times if jokerless and not singles else 1
+        if how == "discard":
+            by_seat = {p.payer.seat: p.amount for p in s.payments}
+            assert by_seat[discarder] == scoring.discarder_times * value * factor
+            assert all(a == scoring.others_times * value * factor for st_, a in by_seat.items() if st_ != discarder)
+        else:
+            assert all(p.amount == scoring.self_pick_times * value * factor for p in s.payments)
+        assert net[winner] == sum(p.amount for p in s.payments)  # type: ignore[misc]
+
+
+def test_cases_cover_every_shipped_situation() -> None:
+    assert CASES, "no situations found"
+    assert ("nmjl", "mahjong-in-error") in CASES

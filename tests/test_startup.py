@@ -1,0 +1,38 @@
+"""`referee rule ... --json` must start fast: heavy imports stay out of the CLI's import path."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+HEAVY = ["jinja2"]
+
+
+def _modules_after(code: str) -> set[str]:
+    probe = code + "\nimport sys, json\nprint(json.dumps(sorted(sys.modules)))\n"
+    p = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    return set(json.loads(p.stdout.splitlines()[-1]))
+
+
+def test_import_cli_does_not_import_jinja2() -> None:
+    mods = _modules_after("import referee.cli")
+    for name in HEAVY:
+        assert name not in mods, f"`import referee.cli` imports {name}; import it inside the command that needs it"
+
+
+def test_rule_json_path_does_not_import_jinja2(tmp_path) -> None:
+    """The whole `rule --json` path, run in-process, keeps jinja2 out too."""
+    code = f"""
+import sys
+from typer.testing import CliRunner
+from referee.cli import app
+from referee.loader import available, load_strict
+rs = load_strict("nmjl")
+sid = sorted(rs.situations)[0]
+r = CliRunner().invoke(app, ["rule", sid, "--no-input", "--json"])
+assert r.exit_code in (0, 2), r.output
+"""
+    mods = _modules_after(code)
+    for name in HEAVY:
+        assert name not in mods
