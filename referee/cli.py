@@ -400,7 +400,7 @@ def check(paths: list[Path] = typer.Argument(None, help="Ruleset folders, rulese
     """Validate and lint rulesets and scenarios; prints path:line:col: message for each problem."""
     from .checks import lint
     from .loader import available, load
-    from .scenarios import facts_of, load_file, scenario_files, default_paths, run
+    from .scenarios import default_paths, replay, scenario_files
 
     problems = []
     targets: list[str] = []
@@ -423,21 +423,12 @@ def check(paths: list[Path] = typer.Argument(None, help="Ruleset folders, rulese
         problems += found
         if rs is not None:
             problems += lint(rs)
-    from .loader import load_strict
-
     for f in scen:
         try:
-            sc = load_file(f)
-            rs2 = load_strict(sc.ruleset)
-            rs2.situation(sc.situation)
-            facts, players = facts_of(rs2, sc)
-            run(rs2, sc.situation, facts, players)
+            replay(f)
         except LoadError as exc:
             problems += exc.problems
-        except RefereeError as exc:
-            from .errors import Place, Problem
-
-            problems.append(Problem(Place(str(f)), exc.message))
+    problems = list(dict.fromkeys(problems))  # a base file's problem is found once per overlay
     for pr in problems:
         out.print(escape(str(pr)))
     n = len(targets) + len(scen)
@@ -456,18 +447,17 @@ def test_(
     coverage: Optional[bool] = typer.Option(None, "--coverage/--no-coverage", help="Fail when a ruling leaf is reached by no scenario (default: on when no PATHS are given)."),
 ) -> None:
     """Replay scenario files; report pass/fail and the ruling leaves no scenario reaches."""
-    from .loader import load_strict
     from .scenarios import default_paths, leaves, run_file, scenario_files
 
     files = scenario_files(list(paths) if paths else default_paths())
     if coverage is None:
         coverage = not paths
-    reached: dict[str, set[str]] = {}
+    reached: dict[Path, tuple[Any, set[str]]] = {}  # ruleset folder -> (ruleset, rulings reached)
     passed = failed = 0
     for f in files:
         result, _ = run_file(f)
-        if result.ruling:
-            reached.setdefault(result.ruleset, set()).add(result.ruling)
+        if result.ruling and result.loaded is not None:
+            reached.setdefault(result.loaded.folder, (result.loaded, set()))[1].add(result.ruling)
         if result.passed:
             passed += 1
             if verbose:
@@ -479,11 +469,11 @@ def test_(
                 out.print(f"     {escape(line)}")
     out.print(f"{passed} passed, {failed} failed")
     uncovered = []
-    for rid in sorted(reached):
-        rs = load_strict(rid)
+    for folder in sorted(reached):
+        rs, hit = reached[folder]
         for ruling_id, (sid, nid) in sorted(leaves(rs, own_only=True).items()):
-            if ruling_id not in reached[rid]:
-                uncovered.append(f"{rid}: {ruling_id} ({sid}.{nid}) is reached by no scenario")
+            if ruling_id not in hit:
+                uncovered.append(f"{rs.id}: {ruling_id} ({sid}.{nid}) is reached by no scenario")
     for line in uncovered:
         out.print(escape(line))
     if failed or (coverage and uncovered):

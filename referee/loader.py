@@ -105,17 +105,14 @@ class Ruleset:
 
     def fact(self, name: str, sid: str | None = None) -> m.FactDef | None:
         """A fact as a situation sees it: its own facts and roles first, then the ruleset's."""
-        for s in ([self.situations[sid]] if sid in self.situations else []) + list(self.situations.values()):
-            if name in s.facts:
-                return s.facts[name]
-            if name in s.roles:
-                role = s.roles[name]
+        sit = self.situations.get(sid) if sid else None
+        if sit is not None:
+            if name in sit.facts:
+                return sit.facts[name]
+            if name in sit.roles:
+                role = sit.roles[name]
                 return m.FactDef(type="seat", ask=role.ask, help=role.help)
-            if s.id == sid:
-                break
-        if name in self.facts:
-            return self.facts[name]
-        return None
+        return self.facts.get(name)
 
 
 # ---------------------------------------------------------------------------

@@ -111,6 +111,7 @@ class Result:
     ruleset: str
     ruling: str | None
     failures: list[str] = field(default_factory=list)
+    loaded: Ruleset | None = None  # the ruleset replayed against, for leaf coverage
 
     @property
     def passed(self) -> bool:
@@ -147,18 +148,35 @@ def compare(o: Outcome, expect: m.Expect) -> list[str]:
     return out
 
 
-def run_file(path: Path, ruleset_override: str | None = None) -> tuple[Result, Outcome | None]:
+def replay(path: Path) -> tuple[Scenario, Ruleset, Outcome]:
+    """Load a scenario or answers file and run it; every failure is a LoadError placed in the file."""
+    sc = load_file(path)
     try:
-        sc = load_file(path)
-        rs = load_strict(ruleset_override or sc.ruleset)
-        facts, players = facts_of(rs, sc)
-        rs.situation(sc.situation)
-        outcome = run(rs, sc.situation, facts, players)
+        rs = load_strict(sc.ruleset)
+    except UsageError as exc:
+        raise LoadError([Problem(sc.doc.place(("ruleset",)), exc.message)]) from None
+    if sc.situation not in rs.situations:
+        try:
+            rs.situation(sc.situation)
+        except UsageError as exc:
+            raise LoadError([Problem(sc.doc.place(("situation",)), exc.message)]) from None
+    facts, players = facts_of(rs, sc)
+    try:
+        return sc, rs, run(rs, sc.situation, facts, players)
     except RefereeError as exc:
-        return Result(path, ruleset_override or "?", None, [str(exc) if isinstance(exc, LoadError) else f"{path}: {exc}"]), None
+        raise LoadError([Problem(sc.doc.place(("answers",)), exc.message)]) from None
+
+
+def run_file(path: Path) -> tuple[Result, Outcome | None]:
+    try:
+        sc, rs, outcome = replay(path)
+    except LoadError as exc:
+        return Result(path, "?", None, [str(exc)]), None
     if sc.data.expect is None:
-        return Result(path, rs.id, outcome.ruling.id, [f"{path}: no 'expect' section; this is an answers file, not a scenario"]), outcome
-    return Result(path, rs.id, outcome.ruling.id, compare(outcome, sc.data.expect)), outcome
+        failures = [f"{path}: no 'expect' section; this is an answers file, not a scenario"]
+    else:
+        failures = compare(outcome, sc.data.expect)
+    return Result(path, rs.id, outcome.ruling.id, failures, rs), outcome
 
 
 def scenario_files(paths: list[Path]) -> list[Path]:

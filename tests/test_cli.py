@@ -393,7 +393,6 @@ def test_test_passing_files(tmp_path: Path) -> None:
     assert "2 passed, 0 failed" in r.stdout
 
 
-@pytest.mark.xfail(reason="cli.test_ reloads a ruleset by its id for the coverage list; a ruleset named by path is not found")
 def test_test_scenarios_of_a_ruleset_named_by_path(tmp_path: Path) -> None:
     _scenario(tmp_path, "a", "HC-1", east_discarded="yes")
     r = run("test", str(tmp_path))

@@ -145,7 +145,6 @@ def test_missing_file() -> None:
     assert str(info.value) == "does/not/exist.yaml: no such file"
 
 
-@pytest.mark.xfail(reason="cli.check places a RefereeError from a scenario at the file, not at its 'situation' line")
 def test_unknown_situation_in_scenario_names_the_line(in_broken: Path, tmp_path: Path) -> None:
     f = tmp_path / "s.yaml"
     f.write_text("ruleset: rulesets/clean\nsituation: tiney\nexpect:\n  ruling: T-1\n")
