@@ -4,6 +4,7 @@ Every problem names the file that introduced it (an overlay's node names the ove
 """
 from __future__ import annotations
 
+import difflib
 from collections import defaultdict
 
 from . import model as m
@@ -71,7 +72,9 @@ def lint(rs: Ruleset) -> list[Problem]:
                         problems.append(Problem(where, f"goto names unknown node '{target.at}' in '{target.goto}'"))
                         continue
                 elif target not in sit.nodes:
-                    problems.append(Problem(where, f"'{target}' is not a node of '{sid}'"))
+                    hint = difflib.get_close_matches(target, sit.nodes, n=1)
+                    also = f"; did you mean '{hint[0]}'?" if hint else ""
+                    problems.append(Problem(where, f"'{target}' is not a node of '{sid}'{also}"))
                     continue
                 key = _target_key(sid, target, rs)
                 if key:

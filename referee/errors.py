@@ -1,6 +1,7 @@
 """Every expected failure is a RefereeError; cli.py maps them to exit codes in one place."""
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 
@@ -13,9 +14,20 @@ class Place:
     col: int = 0
 
     def __str__(self) -> str:
-        if self.line:
-            return f"{self.path}:{self.line}:{self.col}"
-        return self.path
+        path = _shown(self.path)
+        return f"{path}:{self.line}:{self.col}" if self.line else path
+
+
+def _shown(path: str) -> str:
+    """A path under the current folder is shown relative to it, as an author typed it."""
+    if os.path.isabs(path):
+        try:
+            rel = os.path.relpath(path)
+        except ValueError:  # another drive on Windows
+            return path
+        if not rel.startswith(".."):
+            return rel
+    return path
 
 
 class RefereeError(Exception):
