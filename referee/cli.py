@@ -185,7 +185,14 @@ def _resolve(rs: Any, sid: str, facts: dict[str, Any], players: dict[str, str], 
     asked: list[str] = []
     _SITUATION_HELP.update({k: v.help for k, v in rs.situations.items() if v.help})
     while True:
-        step = advance(rs, sid, facts, players)
+        try:
+            step = advance(rs, sid, facts, players)
+        except UsageError as exc:  # e.g. two roles given one seat: ask the last answer again
+            if no_input or not asked:
+                raise
+            out.print(f"[red]{escape(exc.message)}[/]")
+            facts.pop(asked.pop(), None)
+            continue
         if isinstance(step, Outcome):
             return step
         if no_input:
@@ -202,13 +209,6 @@ def _resolve(rs: Any, sid: str, facts: dict[str, Any], players: dict[str, str], 
             continue
         facts[step.fact] = answer
         asked.append(step.fact)
-        try:
-            step2 = advance(rs, sid, facts, players)
-        except UsageError as exc:  # e.g. two roles on one seat: ask again
-            out.print(f"[red]{escape(exc.message)}[/]")
-            facts.pop(asked.pop(), None)
-            continue
-        del step2
 
 
 def _print_outcome(o: Any) -> None:
@@ -431,12 +431,10 @@ def check(paths: list[Path] = typer.Argument(None, help="Ruleset folders, rulese
     problems = list(dict.fromkeys(problems))  # a base file's problem is found once per overlay
     for pr in problems:
         out.print(escape(str(pr)))
-    n = len(targets) + len(scen)
     if problems:
         err.print(f"{len(problems)} problem{'s' if len(problems) != 1 else ''} found")
         raise typer.Exit(EXIT_FINDING)
     err.print(f"ok: {len(targets)} ruleset{'s' if len(targets) != 1 else ''}, {len(scen)} scenario file{'s' if len(scen) != 1 else ''} checked")
-    del n
 
 
 @app.command("test", epilog="Examples:\n\n  referee test\n\n  referee test scenarios/nmjl/wrong-end")
