@@ -75,7 +75,7 @@ def outcome_lines(o: Outcome) -> list[tuple[str, list[str]]]:
     if o.settle_lines:
         sections.append(("Arithmetic", o.settle_lines))
     if o.awards:
-        sections.append((f"Points", [f"{a.party.label}: {a.formula}" for a in o.awards]))
+        sections.append(("Points", [f"{a.party.label}: {a.formula}" for a in o.awards]))
     if o.tiles:
         sections.append(("Tiles and jokers", o.tiles))
     if o.procedure:

@@ -10,7 +10,7 @@ from typing import Any
 from . import model as m
 from .answers import normalize, seat
 from .engine import Outcome, Question, advance
-from .errors import LoadError, Place, Problem, RefereeError, UsageError
+from .errors import LoadError, Problem, RefereeError, UsageError
 from .loader import Ruleset, data_dir, load_strict, validate
 from .yamlload import Document, read
 
@@ -206,8 +206,3 @@ def leaves(rs: Ruleset, own_only: bool = False) -> dict[str, tuple[str, str]]:
 
 def default_paths() -> list[Path]:
     return [data_dir("scenarios")]
-
-
-def place_of(rs: Ruleset, sid: str, nid: str) -> Place:
-    origin = rs.node_origin.get((sid, nid))
-    return origin.place() if origin else Place(sid)

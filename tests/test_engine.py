@@ -1,7 +1,6 @@
 """Unit tests of referee.engine on a small ruleset written for them (shipped content may change)."""
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest

@@ -23,7 +23,7 @@ def test_import_cli_does_not_import_jinja2() -> None:
 
 def test_rule_json_path_does_not_import_jinja2(tmp_path) -> None:
     """The whole `rule --json` path, run in-process, keeps jinja2 out too."""
-    code = f"""
+    code = """
 import sys
 from typer.testing import CliRunner
 from referee.cli import app
