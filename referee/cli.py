@@ -14,7 +14,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from .errors import LoadError, MissingAnswer, RefereeError, UsageError
+from .errors import LoadError, RefereeError, UsageError
 
 app = typer.Typer(
     add_completion=False,
@@ -129,7 +129,7 @@ def _ask_line(prompt: str) -> str:
 BACK = object()
 
 
-def _prompt(q: Any, number: int) -> Any:
+def _prompt(q: Any, number: int, situation_help: str) -> Any:
     from .answers import normalize
     from .model import SEATS
 
@@ -150,7 +150,7 @@ def _prompt(q: Any, number: int) -> Any:
     while True:
         raw = _ask_line(f"answer ({hint}; ? for help, back to revise)").strip()
         if raw == "?":
-            out.print(escape(_help_for(q)))
+            out.print(escape(_help_for(q, situation_help)))
             continue
         if raw.lower() == "back":
             return BACK
@@ -166,41 +166,34 @@ def _prompt(q: Any, number: int) -> Any:
             out.print(f"[red]{escape(exc.message)}[/]")
 
 
-def _help_for(q: Any) -> str:
+def _help_for(q: Any, situation_help: str) -> str:
     """The question's own help; else the situation's reference text, so '?' always says something."""
     if q.definition.help:
         return q.definition.help
     if q.definition.type == "seat":
         return "Answer with the seat: East, South, West or North (or E, S, W, N, or the number shown)."
-    return _SITUATION_HELP.get(q.situation) or "No more help for this question."
-
-
-_SITUATION_HELP: dict[str, str] = {}
+    return situation_help or "No more help for this question."
 
 
 def _resolve(rs: Any, sid: str, facts: dict[str, Any], players: dict[str, str], no_input: bool) -> Any:
-    from .answers import example
     from .engine import Outcome, advance
+    from .scenarios import run
 
+    if no_input:
+        return run(rs, sid, facts, players)  # the same replay the scenarios use
     asked: list[str] = []
-    _SITUATION_HELP.update({k: v.help for k, v in rs.situations.items() if v.help})
     while True:
         try:
             step = advance(rs, sid, facts, players)
         except UsageError as exc:  # e.g. two roles given one seat: ask the last answer again
-            if no_input or not asked:
+            if not asked:
                 raise
             out.print(f"[red]{escape(exc.message)}[/]")
             facts.pop(asked.pop(), None)
             continue
         if isinstance(step, Outcome):
             return step
-        if no_input:
-            if step.optional:
-                facts[step.fact] = None
-                continue
-            raise MissingAnswer(step.fact, step.definition.ask, example(step.definition))
-        answer = _prompt(step, len(asked) + 1)
+        answer = _prompt(step, len(asked) + 1, rs.situations[step.situation].help)
         if answer is BACK:
             if not asked:
                 out.print("[dim]Nothing to go back to.[/]")

@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from . import model as m
-from .answers import normalize, seat
+from .answers import example, normalize, seat
 from .engine import Outcome, Question, advance
-from .errors import LoadError, Problem, RefereeError, UsageError
+from .errors import LoadError, MissingAnswer, Problem, RefereeError, UsageError
 from .loader import Ruleset, data_dir, load_strict, validate
 from .yamlload import Document, read
 
@@ -53,9 +53,6 @@ def run(rs: Ruleset, sid: str, facts: dict[str, Any], players: dict[str, str]) -
             return step
         assert isinstance(step, Question)
         if not step.optional:
-            from .answers import example
-            from .errors import MissingAnswer
-
             raise MissingAnswer(step.fact, step.definition.ask, example(step.definition))
         known[step.fact] = None
 
