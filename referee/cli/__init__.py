@@ -1,0 +1,79 @@
+"""The command-line skin: parse, call the core, render, map errors to exit codes.
+
+This package is the only place that imports typer; each command group lives in its own
+module and registers itself on `app` when imported (see the bottom of this file). Heavy imports (jinja2 and the like) belong
+inside the commands that need them, so `referee rule` starts fast.
+"""
+from __future__ import annotations
+
+import sys
+from typing import Any, Callable, NoReturn
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from ..errors import LoadError, RefereeError, UsageError
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    rich_markup_mode="rich",
+    help="Rulings for American Mah Jongg (NMJL-style): find the situation, answer a few questions, read the ruling.",
+    epilog="Start with [bold]referee rule[/bold] and type what happened, e.g. 'wrong wall' or 'false mahj'.",
+)
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+EXIT_OK, EXIT_FINDING, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+
+def fail(exc: RefereeError) -> NoReturn:
+    if isinstance(exc, LoadError) and len(exc.problems) > 1:
+        more = len(exc.problems) - 1
+        err.print(f"referee: {escape(str(exc.problems[0]))} (and {more} more; run 'referee check')")
+    else:
+        err.print(f"referee: {escape(str(exc))}")
+    raise typer.Exit(exc.exit_code)
+
+
+def guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """One place that turns expected errors into a line and an exit code."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except RefereeError as exc:
+            fail(exc)
+        except KeyboardInterrupt:
+            err.print("\nreferee: interrupted")
+            raise typer.Exit(EXIT_INTERRUPTED) from None
+
+    return wrapper
+
+
+def _pairs(items: list[str], flag: str) -> dict[str, str]:
+    result = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise UsageError(f"{flag} expects NAME=VALUE, got '{item}'")
+        result[key.strip()] = value.strip()
+    return result
+
+
+RULESET_OPT = typer.Option("nmjl", "--ruleset", "-r", help="Ruleset id, or the path of a ruleset folder.")
+
+
+def main() -> None:
+    try:
+        app(prog_name="referee")
+    except KeyboardInterrupt:
+        err.print("\nreferee: interrupted")
+        sys.exit(EXIT_INTERRUPTED)
+
+
+# Command modules register on `app` as they are imported; order here is the order in --help.
+from . import rule, browse, author, compare  # noqa: E402,F401  # isort: skip

@@ -1,0 +1,122 @@
+"""Rules authors' tools: check, test, schema."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+from rich.markup import escape
+
+from ..errors import LoadError, UsageError
+from . import EXIT_FINDING, app, err, guarded, out
+
+
+def _ruleset_folder(p: Path) -> Path | None:
+    """The ruleset folder a path belongs to: the folder itself, or a file inside it."""
+    for candidate in [p, *p.parents][:3]:
+        if candidate.is_dir() and (candidate / "ruleset.yaml").is_file():
+            return candidate
+    return None
+
+
+@app.command(epilog="Examples:\n\n  referee check\n\n  referee check rulesets/my-house\n\n  referee check scenarios/nmjl")
+@guarded
+def check(paths: list[Path] = typer.Argument(None, help="Ruleset folders, ruleset ids, scenario files or folders. Default: everything shipped.")) -> None:
+    """Validate and lint rulesets and scenarios; prints path:line:col: message for each problem."""
+    from ..checks import lint
+    from ..loader import available, load
+    from ..scenarios import default_paths, replay, scenario_files
+
+    problems = []
+    targets: list[str] = []
+    scen: list[Path] = []
+    if not paths:
+        targets = list(available())
+        scen = scenario_files([p for p in default_paths() if p.exists()])
+    for p in paths or []:
+        folder = _ruleset_folder(p)
+        if folder is not None:
+            targets.append(str(folder))
+        elif p.is_dir() and any((c / "ruleset.yaml").is_file() for c in p.iterdir()):
+            targets += [str(c) for c in sorted(p.iterdir()) if (c / "ruleset.yaml").is_file()]
+        elif not p.exists() and "/" not in str(p) and not p.suffix:
+            targets.append(str(p))  # a ruleset id
+        else:
+            scen += scenario_files([p])
+    for t in targets:
+        rs, found = load(t)
+        problems += found
+        if rs is not None:
+            problems += lint(rs)
+    for f in scen:
+        try:
+            replay(f)
+        except LoadError as exc:
+            problems += exc.problems
+    problems = list(dict.fromkeys(problems))  # a base file's problem is found once per overlay
+    for pr in problems:
+        out.print(escape(str(pr)))
+    if problems:
+        err.print(f"{len(problems)} problem{'s' if len(problems) != 1 else ''} found")
+        raise typer.Exit(EXIT_FINDING)
+    err.print(f"ok: {len(targets)} ruleset{'s' if len(targets) != 1 else ''}, {len(scen)} scenario file{'s' if len(scen) != 1 else ''} checked")
+
+
+@app.command("test", epilog="Examples:\n\n  referee test\n\n  referee test scenarios/nmjl/wrong-end")
+@guarded
+def test_(
+    paths: list[Path] = typer.Argument(None, help="Scenario files or folders. Default: all shipped scenarios."),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="List passing scenarios too."),
+    coverage: Optional[bool] = typer.Option(None, "--coverage/--no-coverage", help="Fail when a ruling leaf is reached by no scenario (default: on when no PATHS are given)."),
+) -> None:
+    """Replay scenario files; report pass/fail and the ruling leaves no scenario reaches."""
+    from ..scenarios import default_paths, leaves, run_file, scenario_files
+
+    files = scenario_files(list(paths) if paths else default_paths())
+    if coverage is None:
+        coverage = not paths
+    reached: dict[Path, tuple[Any, set[str]]] = {}  # ruleset folder -> (ruleset, rulings reached)
+    passed = failed = 0
+    for f in files:
+        result, _ = run_file(f)
+        if result.ruling and result.loaded is not None:
+            reached.setdefault(result.loaded.folder, (result.loaded, set()))[1].add(result.ruling)
+        if result.passed:
+            passed += 1
+            if verbose:
+                out.print(f"[green]PASS[/] {escape(str(f))} ({result.ruling})")
+        else:
+            failed += 1
+            out.print(f"[red]FAIL[/] {escape(str(f))}")
+            for line in result.failures:
+                out.print(f"     {escape(line)}")
+    out.print(f"{passed} passed, {failed} failed")
+    uncovered = []
+    for folder in sorted(reached):
+        rs, hit = reached[folder]
+        for ruling_id, (sid, nid) in sorted(leaves(rs, own_only=True).items()):
+            if ruling_id not in hit:
+                uncovered.append(f"{rs.id}: {ruling_id} ({sid}.{nid}) is reached by no scenario")
+    for line in uncovered:
+        out.print(escape(line))
+    if failed or (coverage and uncovered):
+        raise typer.Exit(EXIT_FINDING)
+
+
+@app.command(epilog="Examples:\n\n  referee schema situation\n\n  referee schema --write")
+@guarded
+def schema(
+    kind: str = typer.Argument("situation", help="situation, ruleset, facts, patch or scenario."),
+    write: bool = typer.Option(False, "--write", help="Write every schema into the package's schema folder."),
+) -> None:
+    """Print the JSON Schema of a file kind, for editors' autocompletion."""
+    from .. import schema as sch
+
+    if write:
+        for p in sch.write_all():
+            err.print(f"wrote {p}")
+        return
+    if kind not in sch.KINDS:
+        raise UsageError(f"unknown schema '{kind}'; choose one of {', '.join(sch.KINDS)}")
+    sys.stdout.write(sch.text(kind))

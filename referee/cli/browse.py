@@ -1,0 +1,109 @@
+"""Finding situations: search, list, show, rulesets."""
+from __future__ import annotations
+
+import json
+from typing import Optional
+
+import typer
+from rich.markup import escape
+
+from ..errors import UsageError
+from . import EXIT_FINDING, RULESET_OPT, app, err, guarded, out
+
+
+@app.command(epilog="Examples:\n\n  referee search wrong wall\n\n  referee search drew from the back")
+@guarded
+def search(
+    words: list[str] = typer.Argument(..., help="What happened, in a few words."),
+    ruleset: str = RULESET_OPT,
+    limit: int = typer.Option(8, "--limit", "-n", help="How many matches to show."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Situations ranked by how well their title, aliases and summary match WORDS."""
+    from ..loader import load_strict
+    from ..search import search as find
+
+    rs = load_strict(ruleset)
+    hits = find(list(rs.situations.values()), " ".join(words), limit=limit)
+    if as_json:
+        out.print_json(json.dumps([{"id": h.situation.id, "title": h.situation.title, "score": h.score, "matched": h.matched} for h in hits]))
+        return
+    if not hits:
+        err.print(f"referee: no situation matches '{' '.join(words)}'; try 'referee list'")
+        raise typer.Exit(EXIT_FINDING)
+    for h in hits:
+        out.print(f"[bold]{h.situation.id}[/]  {escape(h.situation.title)}  [dim]{escape(h.situation.summary)}[/]")
+
+
+@app.command("list")
+@guarded
+def list_(
+    ruleset: str = RULESET_OPT,
+    phase: Optional[str] = typer.Option(None, help="Only this phase: deal, charleston, play, claiming, joker, mahjong, dead, end."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """The situations of a ruleset, by phase of the game."""
+    from ..loader import load_strict
+    from ..model import PHASES
+
+    rs = load_strict(ruleset)
+    if phase and phase not in PHASES:
+        raise UsageError(f"unknown phase '{phase}'; choose one of {', '.join(PHASES)}")
+    sits = sorted(rs.situations.values(), key=lambda s: (PHASES.index(s.phase), s.id))
+    sits = [s for s in sits if not phase or s.phase == phase]
+    if as_json:
+        out.print_json(json.dumps([{"id": s.id, "title": s.title, "phase": s.phase, "summary": s.summary} for s in sits]))
+        return
+    current = None
+    for s in sits:
+        if s.phase != current:
+            current = s.phase
+            out.print(f"\n[bold]{current}[/]")
+        out.print(f"  {s.id:<28} {escape(s.title)}")
+
+
+@app.command(epilog="Examples:\n\n  referee show wrong-end\n\n  referee show mahjong-in-error --format mermaid")
+@guarded
+def show(
+    situation: str = typer.Argument(..., help="Situation id."),
+    ruleset: str = RULESET_OPT,
+    fmt: str = typer.Option("text", "--format", "-f", help="text, mermaid or dot."),
+) -> None:
+    """One situation's decision tree."""
+    from ..loader import load_strict
+    from ..render import tree_graph, tree_lines
+
+    rs = load_strict(ruleset)
+    if fmt == "text":
+        for line in tree_lines(rs, situation):
+            out.print(escape(line))
+    elif fmt in ("mermaid", "dot"):
+        print(tree_graph(rs, situation, fmt))
+    else:
+        raise UsageError(f"unknown format '{fmt}'; choose text, mermaid or dot")
+
+
+@app.command()
+@guarded
+def rulesets(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+    """The rulesets referee can find (shipped, and folders named in REFEREE_RULESETS)."""
+    from ..loader import available, load
+
+    rows = []
+    for rid, folder in available().items():
+        rs, problems = load(folder)
+        rows.append({
+            "id": rid,
+            "title": rs.meta.title if rs else "(does not load; run referee check)",
+            "version": rs.meta.version if rs else "",
+            "extends": rs.meta.extends if rs else None,
+            "situations": len(rs.situations) if rs else 0,
+            "scoring": rs.scoring.kind if rs else "",
+            "folder": str(folder),
+        })
+    if as_json:
+        out.print_json(json.dumps(rows))
+        return
+    for r in rows:
+        ext = f" extends {r['extends']}" if r["extends"] else ""
+        out.print(f"[bold]{r['id']}[/] {r['version']}  {escape(r['title'])}  [dim]({r['situations']} situations, {r['scoring']}{ext})[/]")

@@ -1,0 +1,137 @@
+"""Comparing rulesets and settling a Mah Jongg: diff, pay."""
+from __future__ import annotations
+
+import json
+from typing import Optional
+
+import typer
+from rich.markup import escape
+
+from ..errors import UsageError
+from . import RULESET_OPT, _pairs, app, guarded, out
+
+
+@app.command("diff", epilog="""Examples:\n
+  referee diff nmjl card-game\n
+  referee diff tournament tournament-crak --json\n
+  referee diff nmjl rulesets/my-house""")
+@guarded
+def diff_(
+    a: str = typer.Argument(..., help="First ruleset id or folder."),
+    b: str = typer.Argument(..., help="Second ruleset id or folder."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON document."),
+) -> None:
+    """Every case where two rulesets rule differently: dead hands, game, payments or points, tiles.
+
+    Walks every path of every situation in both rulesets, branching on every answer either one
+    asks; seats and hand values get the same fixed values on both sides.
+    """
+    from ..diff import describe, diff, report_json
+    from ..loader import load_strict
+
+    rs_a, rs_b = load_strict(a), load_strict(b)
+    report = diff(rs_a, rs_b)
+    if as_json:
+        out.print_json(json.dumps(report_json(report)))
+        return
+    width = max(len(rs_a.id), len(rs_b.id))
+    for s in report.differing:
+        out.print()
+        out.rule(f"[bold]{escape(s.id)}[/] · {escape(s.title)} [dim]({len(s.differences)} of {s.paths} paths differ)[/]", align="left")
+        for d in s.differences:
+            answers = ", ".join(f"{k}={v}" for k, v in d.answers.items()) or "(no questions)"
+            out.print(f"  [bold]{escape(answers)}[/]  [dim]differs: {', '.join(d.differs)}[/]")
+            out.print(f"    {rs_a.id:<{width}}  {escape(describe(d.a, rs_a.scoring.unit))}")
+            out.print(f"    {rs_b.id:<{width}}  {escape(describe(d.b, rs_b.scoring.unit))}")
+            if "tiles" in d.differs:
+                for rid, side in ((rs_a.id, d.a), (rs_b.id, d.b)):
+                    for t in side.tiles:
+                        out.print(f"      [dim]{rid} tiles: {escape(t)}[/]")
+    if report.only_in_a or report.only_in_b:
+        out.print()
+    if report.only_in_a:
+        out.print(f"[bold]only in {rs_a.id}:[/] {', '.join(report.only_in_a)}")
+    if report.only_in_b:
+        out.print(f"[bold]only in {rs_b.id}:[/] {', '.join(report.only_in_b)}")
+    n = sum(len(s.differences) for s in report.differing)
+    out.print(f"\n{n} differing path{'s' if n != 1 else ''} in {len(report.differing)} situation{'s' if len(report.differing) != 1 else ''}; "
+              f"{report.paths} paths compared; seats and values assumed where a ruling needs them (see --json 'assumed').")
+
+
+@app.command(epilog="""Examples:\n
+  referee pay --winner East --how discard --discarder West --value 30\n
+  referee pay --winner South --how self-pick --value 25 --jokerless --player South=Ruth\n
+  referee pay --winner North --how discard --discarder East --value 40 --dead West --bettor East\n
+  referee pay --ruleset tournament --winner East --how discard --discarder South --value 35 --exposures 2""")
+@guarded
+def pay(
+    winner: str = typer.Option(..., "--winner", "-w", help="Seat that won: East, South, West, North (or E, S, W, N)."),
+    how: str = typer.Option(..., "--how", help="discard, self-pick or joker-exchange."),
+    discarder: Optional[str] = typer.Option(None, "--discarder", "-d", help="Seat that threw the winning tile (discard wins)."),
+    value: int = typer.Option(..., "--value", "-v", min=0, help="Card value of the winning hand (25, 30, 35 ...)."),
+    jokerless: bool = typer.Option(False, "--jokerless", help="The hand is jokerless and the winner announced it."),
+    singles_and_pairs: bool = typer.Option(False, "--singles-and-pairs", help="A Singles and Pairs hand (never doubled for jokerless)."),
+    exposures: Optional[int] = typer.Option(None, "--exposures", min=0, max=4, help="The winner's number of exposures (tournament discarder penalties)."),
+    dead: list[str] = typer.Option([], "--dead", help="A seat whose hand is dead; dead hands still pay. Repeatable."),
+    bettor: Optional[str] = typer.Option(None, "--bettor", help="Seat a fifth player bet on: she pays or collects exactly like that seat."),
+    doubles: bool = typer.Option(False, "--doubles", help="East's opening roll was doubles (house rule 'double dice', if the ruleset has it)."),
+    player: list[str] = typer.Option([], "--player", "-p", help="SEAT=NAME (or Bettor=NAME); repeatable."),
+    ruleset: str = RULESET_OPT,
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON document."),
+) -> None:
+    """Settle a valid Mah Jongg by the ruleset's schedule, showing every step of the arithmetic."""
+    from ..answers import seat as to_seat
+    from ..loader import load_strict
+    from ..scoring import BETTOR, points, standard
+
+    rs = load_strict(ruleset)
+    if how not in ("discard", "self-pick", "joker-exchange"):
+        raise UsageError(f"--how must be discard, self-pick or joker-exchange, not '{how}'")
+    win = to_seat(winner, "--winner")
+    dis = to_seat(discarder, "--discarder") if discarder else None
+    if how == "discard" and dis is None:
+        raise UsageError("a discard win needs --discarder SEAT")
+    if how != "discard" and dis is not None:
+        raise UsageError(f"a {how} win has no discarder; drop --discarder")
+    dead_seats = [to_seat(d, "--dead") for d in dead]
+    names: dict[str, str] = {}
+    for key, name in _pairs(player, "--player").items():
+        names[BETTOR if key.lower() == "bettor" else to_seat(key, "--player")] = name
+    sc = rs.scoring
+    if sc.kind == "points":
+        if bettor:
+            raise UsageError(f"ruleset '{rs.id}' scores points; a bettor only plays for money")
+        if doubles:
+            raise UsageError(f"ruleset '{rs.id}' scores points; --doubles is a money house rule")
+        if how == "discard" and sc.discarder_penalties and exposures is None:
+            raise UsageError("the discarder's penalty depends on the winner's exposures: add --exposures N")
+        result = points(sc, winner=win, how=how, value=value, discarder=dis, exposures=exposures,
+                        jokerless=jokerless, singles_and_pairs=singles_and_pairs, names=names, dead=dead_seats)
+    else:
+        result = standard(sc, winner=win, how=how, value=value, discarder=dis, jokerless=jokerless,
+                          singles_and_pairs=singles_and_pairs, names=names, dead=dead_seats,
+                          dice_doubles=doubles, bettor_on=to_seat(bettor, "--bettor") if bettor else None)
+    totals = result.totals()
+    if as_json:
+        out.print_json(json.dumps({
+            "ruleset": rs.id, "kind": sc.kind, "unit": sc.unit,
+            "winner": win, "how": how, "discarder": dis, "value": value,
+            "lines": result.lines,
+            "payments": [{"from": p.payer.seat, "to": p.payee.seat, "amount": p.amount, "formula": p.formula} for p in result.payments],
+            "points": {s.party.seat: s.points for s in result.scores},
+            "totals": totals,
+            "names": names,
+        }))
+        return
+    label = lambda s: f"{s} ({names[s]})" if s in names else s  # noqa: E731
+    out.rule(f"[bold]Settlement[/] · {escape(rs.meta.title)}", align="left")
+    for line in result.lines:
+        out.print(f"  {escape(line)}")
+    if result.payments:
+        out.print(f"[bold]Payments ({escape(sc.unit)}):[/]")
+        for p in result.payments:
+            out.print(f"  {escape(p.text)}")
+    out.print(f"[bold]Totals ({escape(sc.unit)}):[/]")
+    for s, n in totals.items():
+        out.print(f"  {escape(label(s)):<16} {n:+d}")
+    out.print(f"[dim]ruleset {rs.id} {rs.meta.version} ({rs.hash})[/]")

@@ -1,0 +1,213 @@
+"""`referee rule`: pick a situation, ask its questions, print the ruling."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+from rich.markup import escape
+
+from ..errors import UsageError
+from . import _pairs, app, guarded, out
+
+
+def _pick_situation(rs: Any, words: str | None, no_input: bool) -> str:
+    from ..search import exact, search
+
+    sits = list(rs.situations.values())
+    if words:
+        if words in rs.situations:
+            return words
+        hit = exact(sits, words)
+        if hit:
+            return hit.id
+        hits = search(sits, words, limit=5)
+        if no_input or not hits:
+            if not hits:
+                raise UsageError(f"no situation matches '{words}'; try 'referee list'")
+            names = ", ".join(h.situation.id for h in hits)
+            raise UsageError(f"'{words}' is not a situation id; matches: {names} (pass the id)")
+    elif no_input:
+        raise UsageError("name the situation (referee rule SITUATION) when using --no-input; see 'referee list'")
+    while True:
+        if not words:
+            words = _ask_line("What happened? (a few words, e.g. 'wrong wall', 'false mahj')")
+            if not words.strip():
+                words = None
+                continue
+        if words in rs.situations:
+            return words
+        hits = search(sits, words, limit=5)
+        if not hits:
+            out.print(f"[yellow]Nothing matches '{escape(words)}'.[/] Try other words, or 'list' to see all.")
+            words = None
+            continue
+        out.print()
+        for i, h in enumerate(hits, 1):
+            out.print(f"  [bold]{i}[/]  {escape(h.situation.title)}  [dim]({h.situation.id})[/]")
+        choice = _ask_line("Which one? (number, Enter for 1, or new words)").strip()
+        if choice == "":
+            return hits[0].situation.id
+        if choice.isdigit() and 1 <= int(choice) <= len(hits):
+            return hits[int(choice) - 1].situation.id
+        if choice == "list":
+            for s in sits:
+                out.print(f"  {s.id}  [dim]{escape(s.title)}[/]")
+            words = None
+            continue
+        words = choice
+
+
+def _ask_line(prompt: str) -> str:
+    try:
+        return out.input(f"[bold cyan]?[/] {escape(prompt)} ")
+    except EOFError:
+        raise UsageError("no more input (standard input closed); use --answer or --no-input") from None
+
+
+BACK = object()
+
+
+def _prompt(q: Any, number: int, situation_help: str) -> Any:
+    from ..answers import normalize
+    from ..model import SEATS
+
+    d = q.definition
+    out.print()
+    optional = " [dim](Enter to leave open)[/]" if q.optional else ""
+    out.print(f"[bold]{number}. {escape(d.ask)}[/]{optional}")
+    options: list[tuple[str, str]] = []
+    if d.type == "choice":
+        options = list((d.choices or {}).items())
+    elif d.type == "seat":
+        options = [(s, "") for s in SEATS]
+    elif d.type == "yesno":
+        options = [("yes", ""), ("no", "")]
+    for i, (value, label) in enumerate(options, 1):
+        out.print(f"   [bold]{i}[/]  {escape(value)}" + (f"  [dim]{escape(label)}[/]" if label else ""))
+    hint = {"seats": "seats, comma-separated", "number": "a number"}.get(d.type, "number or value")
+    while True:
+        raw = _ask_line(f"answer ({hint}; ? for help, back to revise)").strip()
+        if raw == "?":
+            out.print(escape(_help_for(q, situation_help)))
+            continue
+        if raw.lower() == "back":
+            return BACK
+        if raw == "":
+            if q.optional:
+                return None
+            continue
+        try:
+            if options and raw.isdigit() and 1 <= int(raw) <= len(options) and d.type != "choice":
+                raw = options[int(raw) - 1][0]
+            return normalize(q.fact, d, raw)
+        except UsageError as exc:
+            out.print(f"[red]{escape(exc.message)}[/]")
+
+
+def _help_for(q: Any, situation_help: str) -> str:
+    """The question's own help; else the situation's reference text, so '?' always says something."""
+    if q.definition.help:
+        return q.definition.help
+    if q.definition.type == "seat":
+        return "Answer with the seat: East, South, West or North (or E, S, W, N, or the number shown)."
+    return situation_help or "No more help for this question."
+
+
+def _resolve(rs: Any, sid: str, facts: dict[str, Any], players: dict[str, str], no_input: bool) -> Any:
+    from ..engine import Outcome, advance
+    from ..scenarios import run
+
+    if no_input:
+        return run(rs, sid, facts, players)  # the same replay the scenarios use
+    asked: list[str] = []
+    while True:
+        try:
+            step = advance(rs, sid, facts, players)
+        except UsageError as exc:  # e.g. two roles given one seat: ask the last answer again
+            if not asked:
+                raise
+            out.print(f"[red]{escape(exc.message)}[/]")
+            facts.pop(asked.pop(), None)
+            continue
+        if isinstance(step, Outcome):
+            return step
+        answer = _prompt(step, len(asked) + 1, rs.situations[step.situation].help)
+        if answer is BACK:
+            if not asked:
+                out.print("[dim]Nothing to go back to.[/]")
+                continue
+            facts.pop(asked.pop(), None)
+            continue
+        facts[step.fact] = answer
+        asked.append(step.fact)
+
+
+def _print_outcome(o: Any) -> None:
+    from ..render import outcome_lines
+
+    rs = o.ruleset
+    title = rs.situations[o.situation].title
+    if o.situation != o.start:
+        title += f" (reached from: {rs.situations[o.start].title})"
+    out.print()
+    out.print(f"[bold reverse] Ruling {o.ruling.id} [/] [bold]{escape(title)}[/]")
+    for title, lines in outcome_lines(o):
+        if title:
+            out.print(f"[bold]{escape(title)}:[/]")
+            for line in lines:
+                out.print(f"  {escape(line)}")
+        else:
+            for line in lines:
+                out.print(f"[bold green]{escape(line)}[/]")
+    out.print(f"[dim]ruleset {rs.id} {rs.meta.version} ({rs.hash})[/]")
+
+
+@app.command(epilog="""Examples:\n
+  referee rule                                   # type what happened, pick, answer\n
+  referee rule wrong-end --seat picker=West\n
+  referee rule misnamed-discard --answer misnamed_claimed_for=mahjong --answer mahjong_with=named --seat misnamer=South --seat caller=North --answer hand_value=25 --no-input --json\n
+  referee rule --answers scenarios/nmjl/mahjong-in-error/two-threw-in.yaml""")
+@guarded
+def rule(
+    situation: Optional[str] = typer.Argument(None, help="Situation id, or words to search for."),
+    ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r", help="Ruleset id or folder (default: the answers file's, else nmjl)."),
+    answer: list[str] = typer.Option([], "--answer", "-a", help="FACT=VALUE; repeatable."),
+    answers: Optional[Path] = typer.Option(None, "--answers", help="YAML answers file (a scenario file works)."),
+    seat: list[str] = typer.Option([], "--seat", "-s", help="ROLE=SEAT, e.g. picker=West; repeatable."),
+    player: list[str] = typer.Option([], "--player", "-p", help="SEAT=NAME, e.g. East=Ruth; repeatable."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON document instead of text."),
+    no_input: bool = typer.Option(False, "--no-input", help="Never prompt: a missing answer exits 2 and names it."),
+) -> None:
+    """Find a situation, answer its questions, and print the ruling.
+
+    Answers come from --answers FILE, then --answer/--seat (which win); anything still
+    missing is asked at the prompt, or is an error under --no-input.
+    """
+    from ..answers import normalize
+    from ..loader import load_strict
+    from ..scenarios import fact_for, facts_of, load_file, players_map
+
+    file_facts: dict[str, Any] = {}
+    players: dict[str, str] = {}
+    sc = load_file(answers) if answers is not None else None
+    if sc is not None:
+        situation = situation or sc.situation
+        ruleset = ruleset or sc.ruleset
+    rs = load_strict(ruleset or "nmjl")
+    sid = _pick_situation(rs, situation, no_input)
+    if sc is not None:
+        sc.situation = sid
+        file_facts, players = facts_of(rs, sc)
+    facts = dict(file_facts)
+    for name, value in {**_pairs(answer, "--answer"), **_pairs(seat, "--seat")}.items():
+        facts[name] = normalize(name, fact_for(rs, sid, name), value)
+    players.update(players_map(_pairs(player, "--player")))
+    outcome = _resolve(rs, sid, facts, players, no_input)
+    if as_json:
+        from ..render import outcome_json
+
+        out.print_json(json.dumps(outcome_json(outcome)))
+    else:
+        _print_outcome(outcome)
