@@ -283,16 +283,21 @@ def load(name: str | Path, _seen: tuple[Path, ...] = (), near: Path | None = Non
             continue
         if path.stem != sit.id:
             problems.append(Problem(doc.place(("id",)), f"situation id '{sit.id}' should match its file name '{path.stem}'"))
+        replaced = rs.situations.get(sit.id)
+        if replaced is not None:  # an overlay's whole situation: forget where the base's parts came from
+            for key in _PATCHABLE:
+                rs.field_origin.pop((sit.id, key), None)
+            for nid in replaced.nodes:
+                rs.node_origin.pop((sit.id, nid), None)
         rs.situations[sit.id] = sit
         rs.situation_origin[sit.id] = Origin(doc, ())
-        for key in [k for k in rs.field_origin if k[0] == sit.id]:
-            del rs.field_origin[key]
-        for key in list(rs.node_origin):
-            if key[0] == sit.id:
-                del rs.node_origin[key]
         for nid in sit.nodes:
             rs.node_origin[(sit.id, nid)] = Origin(doc, ("nodes", nid))
     return rs, problems
+
+
+# Fields a patch may replace; their origin moves to the patch file.
+_PATCHABLE = ("title", "aliases", "summary", "help", "start")
 
 
 def _merge_scoring(base: m.Scoring | None, own: m.Scoring | None) -> m.Scoring:
@@ -327,7 +332,7 @@ def _apply_patch(rs: Ruleset, doc: Document, problems: list[Problem]) -> None:
     for nid in patch.nodes:
         rs.node_origin[(sit.id, nid)] = Origin(doc, ("nodes", nid))
     changes: dict[str, Any] = {"nodes": nodes, "roles": {**sit.roles, **patch.roles}, "facts": {**sit.facts, **patch.facts}}
-    for key in ("title", "aliases", "summary", "help", "start"):
+    for key in _PATCHABLE:
         if getattr(patch, key) is not None:
             changes[key] = getattr(patch, key)
             rs.field_origin[(sit.id, key)] = Origin(doc, (key,))
