@@ -1,98 +1,252 @@
-"""Find a situation from a few typed words: word order free, small typos forgiven."""
+"""Find a situation from what a judge says happened, in her own words.
+
+Ranking is BM25F: each situation is a document with fields (title, id, aliases, summary, the
+reference help, its own questions, its phase), weighted by how much a match there says. A term
+found in few situations counts for more than one found everywhere ("wall" less than "served"),
+and a long field does not win just by holding more words. Word pairs from the title, aliases and
+summary are terms too, so "wrong wall" beats "wrong end ... of the wall". Words go through
+`searchwords` (slang, word forms), and a word the index does not know is matched to known terms
+one or two typos away.
+
+The index is built once per list of situations (cached on the situation objects) and a query
+costs what its distinct terms cost: each term is one dictionary look-up and a walk of its
+postings, and only the first `searchwords.MAX_CHARS` characters and `MAX_TERMS` terms are read.
+"""
 from __future__ import annotations
 
-import difflib
-import re
-from dataclasses import dataclass
-from functools import lru_cache
+import math
+from bisect import bisect_left
+from collections import Counter, OrderedDict
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
 
 from .model import Situation
+from .searchwords import RELATED, pairs, terms, tokens
 
-_WORD = re.compile(r"[a-z0-9]+")
-_STOP = {"a", "an", "the", "of", "from", "to", "for", "on", "in", "it", "her", "his", "she", "is", "was", "and", "by", "at"}
-_WEIGHTS = {"id": 2.5, "title": 3.0, "alias": 3.0, "summary": 1.0}
+MAX_TERMS = 64  # distinct query terms considered; more words than this never come from a judge
+K1 = 1.2
+EXACT_BONUS = 1000.0  # the judge typed a title, alias or id: that situation comes first
 
-
-def words(text: str) -> list[str]:
-    return list(_words(text))
-
-
-@lru_cache(maxsize=8192)
-def _words(text: str) -> tuple[str, ...]:
-    # "mah jongg", "mahjong", "mahj" and "maj" are one word to a judge
-    text = text.lower().replace("mah jongg", "mahjong").replace("mah-jongg", "mahjong").replace("mah jong", "mahjong")
-    out = []
-    for w in _WORD.findall(text):
-        w = {"mahj": "mahjong", "maj": "mahjong", "mahjongg": "mahjong", "mj": "mahjong"}.get(w, w)
-        if w not in _STOP:
-            out.append(w)
-    return tuple(out)
-
-
-@lru_cache(maxsize=65536)
-def _similar(q: str, w: str) -> float:
-    if q == w:
-        return 1.0
-    if len(q) >= 3 and (w.startswith(q) or q.startswith(w) and len(w) >= 4):
-        return 0.85
-    if len(q) >= 4 and len(w) >= 4 and 2 * min(len(q), len(w)) >= 0.75 * (len(q) + len(w)):
-        matcher = difflib.SequenceMatcher(None, q, w)
-        # the quick upper bounds skip the costly exact ratio for most pairs of words
-        if matcher.quick_ratio() >= 0.75:
-            ratio = matcher.ratio()
-            if ratio >= 0.75:
-                return ratio * 0.8
-    return 0.0
+# field -> (weight, length normalisation b)
+FIELDS: dict[str, tuple[float, float]] = {
+    "title": (3.0, 0.5),
+    "id": (1.5, 0.3),
+    "alias": (2.0, 0.5),
+    "summary": (1.5, 0.6),
+    "help": (0.5, 0.75),
+    "questions": (0.4, 0.75),
+    "phase": (0.8, 0.0),
+}
+_PAIRED = {"title", "alias", "summary"}  # fields whose word pairs are terms too, and shown as matched
+_EXACT = {"title", "alias", "id"}  # fields a judge may type exactly
+PAIR_WEIGHT = 0.5  # a word pair typed adds to its words' own evidence, at this much
 
 
 @dataclass(frozen=True)
 class Hit:
     situation: Situation
     score: float
-    matched: str  # the field text that matched best, shown to the judge
+    matched: str  # the title, alias or summary that shares the most with what was typed
+    words: tuple[str, ...] = ()  # the typed words that matched this situation
 
 
-def _field_score(query: list[str], text: str) -> float:
-    return _field_score_cached(tuple(query), text)
+def _pairs_of(seq: Sequence[str]) -> Iterable[str]:
+    for a, b in zip(seq, seq[1:]):
+        if a != b:
+            yield f"{min(a, b)} {max(a, b)}"  # unordered: "end wrong" is "wrong end"
 
 
-@lru_cache(maxsize=1 << 18)
-def _field_score_cached(query: tuple[str, ...], text: str) -> float:
-    tokens = _words(text)
-    if not tokens or not query:
-        return 0.0
-    total = sum(max((_similar(q, t) for t in tokens), default=0.0) for q in query)
-    covered = total / len(query)  # how much of the query this field explains
-    precision = total / max(len(tokens), len(query))  # how much of the field the query explains
-    return covered * 0.7 + precision * 0.3
+def _fields(sit: Situation) -> dict[str, list[str]]:
+    questions = [r.ask for r in sit.roles.values()]
+    for f in sit.facts.values():
+        questions.append(f.ask)
+        questions.extend((f.choices or {}).values())
+    return {
+        "title": [sit.title],
+        "id": [sit.id.replace("-", " ")],
+        "alias": list(sit.aliases),
+        "summary": [sit.summary],
+        "help": [sit.help],
+        "questions": questions,
+        "phase": [sit.phase],
+    }
 
 
-def search(situations: list[Situation], text: str, limit: int = 10) -> list[Hit]:
-    query = words(text)
-    if not query:
-        return []
-    phrase = " ".join(query)
-    hits = []
-    for sit in situations:
-        fields = [("id", sit.id.replace("-", " ")), ("title", sit.title), ("summary", sit.summary)]
-        fields += [("alias", a) for a in sit.aliases]
-        best, matched = 0.0, ""
-        for kind, value in fields:
-            score = _field_score(query, value) * _WEIGHTS[kind]
-            if kind != "summary" and " ".join(words(value)) == phrase:
-                score += 10.0  # the judge typed an alias or the title exactly
-            if score > best:
-                best, matched = score, value
-        if best >= 0.9:
-            hits.append(Hit(sit, round(best, 3), matched))
-    hits.sort(key=lambda h: (-h.score, h.situation.id))
-    return hits[:limit]
+def _deletes(word: str) -> set[str]:
+    return {word[:i] + word[i + 1:] for i in range(len(word))}
 
 
-def exact(situations: list[Situation], text: str) -> Situation | None:
+def _distance(a: str, b: str, limit: int) -> int:
+    """Edit distance with transpositions (optimal string alignment), cut off above `limit`."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        cur = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = 0 if a[i - 1] == b[j - 1] else 1
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                cur[j] = min(cur[j], prev2[j - 2] + 1)
+        if min(cur) > limit:
+            return limit + 1
+        prev2, prev = prev, cur
+    return prev[-1]
+
+
+@dataclass
+class Index:
+    situations: tuple[Situation, ...]
+    postings: dict[str, list[tuple[int, float]]] = field(default_factory=dict)
+    exact: dict[tuple[str, ...], int | None] = field(default_factory=dict)  # None: more than one
+    shown: list[list[tuple[str, frozenset[str]]]] = field(default_factory=list)
+    terms: list[frozenset[str]] = field(default_factory=list)  # each situation's own terms
+    vocab: list[str] = field(default_factory=list)
+    near: dict[str, set[str]] = field(default_factory=dict)
+
+    @classmethod
+    def build(cls, situations: Sequence[Situation]) -> "Index":
+        idx = cls(tuple(situations))
+        docs: list[dict[str, tuple[Counter[str], int]]] = []
+        for i, sit in enumerate(idx.situations):
+            doc: dict[str, tuple[Counter[str], int]] = {}
+            shown: list[tuple[str, frozenset[str]]] = []
+            for name, texts in _fields(sit).items():
+                counts: Counter[str] = Counter()
+                for text in texts:
+                    seq = terms(text)
+                    counts.update(seq)
+                    if name in _PAIRED:
+                        counts.update(_pairs_of(seq))
+                        shown.append((text, frozenset(seq)))
+                    if name in _EXACT:
+                        key = tokens(text)
+                        if key:
+                            idx.exact[key] = i if idx.exact.get(key, i) == i else None
+                doc[name] = (counts, sum(counts.values()))
+            docs.append(doc)
+            idx.terms.append(frozenset(t for counts, _ in doc.values() for t in counts))
+            idx.shown.append(shown)
+        avg = {name: (sum(d[name][1] for d in docs) / len(docs)) or 1.0 for name in FIELDS} if docs else {}
+        weighted: dict[str, list[tuple[int, float]]] = {}
+        for i, doc in enumerate(docs):
+            tf: dict[str, float] = {}
+            for name, (counts, length) in doc.items():
+                weight, b = FIELDS[name]
+                w = weight / (1.0 - b + b * length / avg[name])
+                for term, c in counts.items():
+                    tf[term] = tf.get(term, 0.0) + c * w
+            for term, value in tf.items():
+                weighted.setdefault(term, []).append((i, value))
+        n = len(docs)
+        for term, post in weighted.items():
+            idf = math.log(1.0 + (n - len(post) + 0.5) / (len(post) + 0.5))
+            idx.postings[term] = [(i, idf * v * (K1 + 1.0) / (v + K1)) for i, v in post]
+        idx.vocab = sorted(t for t in idx.postings if " " not in t)
+        for term in idx.vocab:
+            if len(term) >= 3:
+                for key in {term} | _deletes(term):
+                    idx.near.setdefault(key, set()).add(term)
+        return idx
+
+    def _spelled(self, term: str) -> list[tuple[str, float]]:
+        """Known terms a typo away from an unknown one, with how much each counts."""
+        if len(term) < 3 or len(term) > 30:
+            return []
+        cands = set(self.near.get(term, ())).union(*(self.near.get(d, ()) for d in _deletes(term)))
+        limit = 1 if len(term) <= 5 else 2
+        found = []
+        for c in cands:
+            d = _distance(term, c, limit)
+            if d <= limit and (len(term) > 3 or sorted(term) == sorted(c) or d == 1 and len(c) > 3):
+                found.append((c, 0.8 if d == 1 else 0.6))
+        if not found and len(term) >= 4:  # a word typed only in part: "disc" for discard
+            at = bisect_left(self.vocab, term)
+            for c in self.vocab[at:at + 3]:
+                if c.startswith(term):
+                    found.append((c, 0.6))
+        found.sort(key=lambda x: (-x[1], x[0]))
+        return found[:3]
+
+    def search(self, text: str, limit: int = 10) -> list[Hit]:
+        typed = pairs(text)
+        query: dict[str, float] = {}
+        said: dict[str, str] = {}  # term -> the word typed for it, to show what matched
+        seq: list[str] = []
+        for word, term in typed:
+            if term in self.postings:
+                seq.append(term)
+                query[term] = 1.0
+                said.setdefault(term, word)
+                for other, weight in RELATED.get(term, ()):
+                    if other in self.postings and query.get(other, 0.0) < weight:
+                        query[other] = weight
+                        said.setdefault(other, word)
+            elif term not in query:
+                query[term] = 0.0  # remembered, so a repeated unknown word is looked at once
+                for known, weight in self._spelled(term):
+                    if query.get(known, 0.0) < weight:
+                        query[known] = weight
+                        said.setdefault(known, word)
+                seq.append(term)
+            if len(query) >= MAX_TERMS:
+                break
+        for pair in _pairs_of(seq):
+            if pair in self.postings:
+                query.setdefault(pair, PAIR_WEIGHT)
+        scores: dict[int, float] = {}
+        for term, weight in query.items():
+            if weight:
+                for i, value in self.postings.get(term, ()):
+                    scores[i] = scores.get(i, 0.0) + weight * value
+        if not scores:
+            return []
+        exact = self.exact.get(tokens(text))
+        if exact is not None:
+            scores[exact] = scores.get(exact, 0.0) + EXACT_BONUS
+        best = max(scores.values())
+        ranked = sorted((i for i, s in scores.items() if s >= 0.2 * best), key=lambda i: (-scores[i], self.situations[i].id))
+        asked = {t for t, w in query.items() if w and " " not in t}
+        hits = []
+        for i in ranked[:limit]:
+            matched = max(self.shown[i], key=lambda s: (len(s[1] & asked), -len(s[1])))[0]
+            words = tuple(dict.fromkeys(said[t] for t in asked if t in said and t in self.terms[i]))
+            hits.append(Hit(self.situations[i], round(scores[i], 3), matched, words))
+        return hits
+
+
+_CACHE: OrderedDict[tuple[int, ...], Index] = OrderedDict()
+
+
+def index(situations: Sequence[Situation]) -> Index:
+    """The index of these situations, built on first use and kept while they are in use."""
+    key = tuple(id(s) for s in situations)
+    idx = _CACHE.get(key)
+    if idx is None or any(a is not b for a, b in zip(idx.situations, situations)):
+        idx = Index.build(situations)
+        _CACHE[key] = idx
+        while len(_CACHE) > 8:
+            _CACHE.popitem(last=False)
+    _CACHE.move_to_end(key)
+    return idx
+
+
+def words(text: str) -> list[str]:
+    """The words of `text` as an exact match sees them (two aliases with the same words collide)."""
+    return list(tokens(text))
+
+
+def search(situations: Sequence[Situation], text: str, limit: int = 10) -> list[Hit]:
+    """Situations ranked by how well they match `text`, best first; [] when nothing does."""
+    return index(situations).search(text, limit)
+
+
+def exact(situations: Sequence[Situation], text: str) -> Situation | None:
     """The situation whose id, title or alias is exactly what was typed."""
-    phrase = " ".join(words(text))
     for sit in situations:
-        if text == sit.id or any(" ".join(words(v)) == phrase for v in [sit.title, *sit.aliases, sit.id.replace("-", " ")]):
+        if text == sit.id:
             return sit
-    return None
+    idx = index(situations)
+    i = idx.exact.get(tokens(text))
+    return None if i is None else idx.situations[i]

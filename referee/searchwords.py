@@ -1,0 +1,247 @@
+"""The words of a table dispute, reduced to search terms: slang, word forms and typos.
+
+`terms(text)` turns what a judge types ("she threw in after the false mahj") into the terms the
+search index holds (`throwin`, `error`, `mahjong`). Both the situations and the query go through
+it, so the two sides always agree. The tables here hold the game's own vocabulary, not the words
+of any one situation: a synonym belongs here only if a player would use it for the same thing
+at any table.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+MAX_CHARS = 2000  # a judge types a sentence; past this nothing typed could change the ranking
+
+_WORD = re.compile(r"[a-z0-9]+")
+
+# Phrases the table says as one thing, matched word by word after the text is split (so the
+# cost stays linear): "threw in" is not "threw", "no jokers" is jokerless. In a rule, "a|b" is
+# either word, "[a|b]" may be left out, "~" is any one word (may be left out); `...` in the
+# output keeps the words matched.
+_PHRASE_RULES: list[tuple[str, str]] = [
+    ("threw|throw|throws|thrown|throwing|tossed|toss [her|my|their|his|our|the|all] [hand|tiles] in", "throwin"),
+    ("laid|lay|lays|laying|put|puts|putting|dumped|dump [out|down] her|my|their|his|our|all tiles|hand|rack", "throwin"),
+    ("push|pushed|pushes|pushing ~ ~ out", "serve"),
+    ("self picked|pick|picks|drawn|drew|draw|draws|pickd", "selfpick"),
+    ("no|zero|without joker|jokers", "jokerless"),
+    ("not any joker|jokers", "jokerless"),
+    ("no one", "nobody"),
+    ("not anyone", "nobody"),
+    ("no winner", "nobody win"),
+    ("back to back", "row"),
+    ("in a row", "row"),
+    ("one after [the] other", "row"),
+    ("right after", "row"),
+    ("out of turn", "outofturn"),
+    ("not|before her|his|my|their turn", "outofturn"),
+    ("mid game", "play"),
+    ("middle of the|a game", "play"),
+    ("during [the] game|play", "play"),
+    ("how much", "pay"),
+    ("how many cents", "pay"),
+    ("next in turn", "nextinturn"),
+    ("first|second|last right|left|across", "... charleston pass"),
+    ("supposed to", "wrong"),
+    ("should have", "wrong"),
+    ("ought to", "wrong"),
+    ("instead of", "wrong"),
+    ("put|puts|putting|give|gave|given|gives|take|took|taken|takes|taking|want|wants|wanted|get|got|getting|grab|grabbed|have|switch ~ ~ back", "... takeback"),
+    ("does|do|did|would|will|should that|it|this [still] count", "valid"),
+    ("wo|would|will|did not let", "refuse"),
+    ("wont|wouldnt|didnt let", "refuse"),
+    ("said no", "refuse"),
+    ("one|a|1 [tile] off|away", "error"),
+    ("ran|run|runs|running|used|use|using out|up", "runout"),
+    ("no more tiles", "runout"),
+    ("out of tiles", "runout"),
+    ("joker exchange|swap|trade|redemption|exchanges|swaps", "exchange joker"),
+]
+
+Slot = tuple[frozenset[str] | None, bool]  # (words, or None for any word; may be left out)
+
+
+def _compile(rule: str) -> list[Slot]:
+    out: list[Slot] = []
+    for part in rule.split():
+        optional = part.startswith("[") or part == "~"
+        part = part.strip("[]")
+        out.append((None if part == "~" else frozenset(part.split("|")), optional))
+    return out
+
+
+_RULES: dict[str, list[tuple[list[Slot], list[str]]]] = {}
+for _rule, _out in _PHRASE_RULES:
+    _slots = _compile(_rule)
+    for _first in _slots[0][0] or ():
+        _RULES.setdefault(_first, []).append((_slots[1:], _out.split()))
+
+
+def _match(words: list[str], i: int, slots: list[Slot]) -> int:
+    """The end of a match of `slots` from words[i], or -1 (rules are short: backtracking is cheap)."""
+    if not slots:
+        return i
+    (allowed, optional), rest = slots[0], slots[1:]
+    if i < len(words) and (allowed is None or words[i] in allowed):
+        end = _match(words, i + 1, rest)
+        if end >= 0:
+            return end
+    return _match(words, i, rest) if optional else -1
+
+
+def _phrased(words: list[str]) -> list[str]:
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        for slots, made in _RULES.get(words[i], ()):
+            end = _match(words, i + 1, slots)
+            if end >= 0:
+                out.extend(w for m in made for w in (words[i:end] if m == "..." else [m]))
+                i = end
+                break
+        else:
+            out.append(words[i])
+            i += 1
+    return out
+
+
+_MAHJONG = re.compile(r"\bmah[\s-]*jon+g+s?\b")
+_NOT = re.compile(r"n't\b")
+_CLITIC = re.compile(r"'(?:s|m|re|ll|d|ve)\b")
+
+STOP = frozenset("""
+a an the of from to for on in into it its her hers his him he she they them their i me my we us
+our you your is was were be been being am are has have had do does did done and or but so if
+then than that this these those there here what which who whom how when where why just now
+still also very really about at by as with up out off over can could would should will shall
+may might must let lets get got one ones someone somebody anyone anybody everyone everybody
+some any all each other another whole ok okay oh oops well ca wo
+""".split())
+
+# Irregular and special word forms, before suffixes are stripped. A word may stand for several
+# terms ("misnamed" is both a name and a mistake).
+_FORMS: dict[str, tuple[str, ...]] = {
+    **{w: ("mahjong",) for w in ("mahj", "maj", "mj", "mahjong", "mahjongg", "mahjongs", "mahjonged")},
+    **{w: ("discard",) for w in ("threw", "throw", "throws", "thrown", "throwing", "tossed", "toss")},
+    **{w: ("pick",) for w in ("drew", "draw", "draws", "drawn", "drawing", "pulled", "pull", "pulls")},
+    **{w: ("take",) for w in ("took", "taken", "grabbed", "grab", "grabs", "grabbing")},
+    **{w: ("say",) for w in ("said", "says", "saying", "told", "tell", "yelled", "shouted", "announced", "announce", "announces")},
+    **{w: ("win",) for w in ("won", "win", "wins", "winning", "winner", "winners", "went")},
+    **{w: ("dead",) for w in ("die", "dies", "died", "dying", "death", "dead", "deadly")},
+    **{w: ("lay",) for w in ("laid", "lay", "lays", "laying")},
+    **{w: ("see",) for w in ("saw", "seen", "see", "sees", "seeing", "looked", "look", "looks", "looking", "peek", "peeked", "peeking")},
+    **{w: ("give",) for w in ("gave", "given", "give", "gives")},
+    **{w: ("run",) for w in ("ran", "run", "runs", "running")},
+    **{w: ("exchange",) for w in ("swap", "swapped", "swaps", "swapping", "trade", "traded", "trades", "trading",
+                                  "exchange", "exchanged", "exchanges", "exchanging", "redeem", "redeemed",
+                                  "redeems", "redeeming", "redemption")},
+    **{w: ("change",) for w in ("switch", "switched", "switches", "switching", "change", "changed", "changes", "changing")},
+    **{w: ("expose",) for w in ("exposure", "exposures", "exposed", "expose", "exposes", "exposing")},
+    **{w: ("check",) for w in ("check", "checked", "checking", "checks", "verify", "verified", "verifying", "verification")},
+    **{w: ("declare",) for w in ("declare", "declared", "declares", "declaring", "declaration", "declarer")},
+    **{w: ("error",) for w in ("error", "errors", "false", "falsely", "bogus", "invalid", "mistake", "mistaken",
+                               "mistakenly", "erroneous", "incorrect", "incorrectly")},
+    **{w: ("name", "error") for w in ("misnamed", "misname", "misnames", "misnaming", "misnamer", "miscalled", "misnomer")},
+    **{w: ("serve",) for w in ("served", "serve", "serves", "serving")},
+    **{w: ("call",) for w in ("call", "called", "calls", "calling", "caller", "callers", "claim", "claimed", "claims",
+                              "claiming", "claimer", "claimant")},
+    **{w: ("pay",) for w in ("pay", "paid", "pays", "paying", "payment", "payments", "payout", "owe", "owes", "owed",
+                             "owing", "settle", "settled", "cost", "costs")},
+    **{w: ("count",) for w in ("count", "counted", "counts", "counting", "number", "eleven", "twelve", "thirteen",
+                               "fourteen", "fifteen", "sixteen", "11", "12", "13", "14", "15", "16")},
+    **{w: ("count", "many") for w in ("many", "extra", "more")},
+    **{w: ("count", "few") for w in ("few", "fewer", "short", "missing", "less")},
+    **{w: ("rack",) for w in ("rack", "racked", "racks", "racking", "ledge")},
+    **{w: ("joker",) for w in ("joker", "jokers", "jkr", "jokr")},
+    **{w: ("undo",) for w in ("undo", "undid", "reverse", "reversed", "revert", "unclaim")},
+    **{w: ("tile",) for w in ("white", "soap", "green", "red", "dragon", "dragons", "flower", "flowers", "bam",
+                              "bams", "bamboo", "bamboos", "crak", "craks", "crack", "cracks", "character",
+                              "characters", "dot", "dots", "circle", "circles", "tile", "tiles")},
+    **{w: (w,) for w in ("news", "yes", "pass", "across", "left", "always", "bus")},
+    **{w: ("not",) for w in ("not", "didnt", "dont", "doesnt", "cant", "cannot", "isnt", "wasnt", "hasnt",
+                             "havent", "hadnt", "arent", "werent", "couldnt", "shouldnt", "never")},
+    "replay": ("replay",), "restart": ("replay",), "redo": ("replay",), "redeal": ("replay",),
+    "concealed": ("conceal",), "hidden": ("conceal",),
+    "penalty": ("pay", "penalty"), "penalties": ("pay", "penalty"), "fine": (),
+    "quit": ("stop",), "quits": ("stop",), "stopped": ("stop",),
+    "early": ("early",), "soon": ("early",), "premature": ("early",), "prematurely": ("early",),
+    "late": ("late",), "later": ("late",),
+    "mixed": ("mix",), "mixing": ("mix",), "mix": ("mix",), "jumbled": ("mix",),
+    "dealer": ("east",),
+    **{w: ("pung",) for w in ("pung", "pungs", "kong", "kongs", "quint", "quints", "sextet", "sextets", "pong", "kang")},
+    **{w: ("natural",) for w in ("natural", "naturals", "real")},
+    **{w: ("refuse",) for w in ("refuse", "refused", "refuses", "refusing", "wouldnt", "wont")},
+    **{w: ("no",) for w in ("no", "without")},
+    **{w: ("wrong", "instead") for w in ("instead",)},
+}
+
+_SUFFIXES = ("ing", "ed", "es", "s")
+
+
+@lru_cache(maxsize=16384)
+def _stem(word: str) -> tuple[str, ...]:
+    if word in STOP:
+        return ()
+    forms = _FORMS.get(word)
+    if forms is not None:
+        return forms
+    if word.isdigit() and len(word) == 1:
+        return ()  # a lone digit is a tile's number ("3 bam"), never what decides the situation
+    w = word
+    if len(w) > 4 and w.endswith("ies"):
+        w = w[:-3] + "y"
+    elif len(w) > 4 and w.endswith(("sses", "shes", "ches", "xes")):
+        w = w[:-2]
+    elif len(w) > 5 and w.endswith("ing"):
+        w = w[:-3]
+    elif len(w) > 4 and w.endswith("ed") and not w.endswith("eed"):
+        w = w[:-2]
+    elif len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        w = w[:-1]
+    if w != word and len(w) > 2 and w[-1] == w[-2] and w[-1] not in "lsz":
+        w = w[:-1]  # stopped -> stop, but called -> call
+    if len(w) > 3 and w.endswith("e"):
+        w = w[:-1]  # name and named, tile and tiles, meet here
+    return (w,)
+
+
+def _words(text: str) -> list[str]:
+    text = _MAHJONG.sub(" mahjong ", text[:MAX_CHARS].lower().replace("\u2019", "'"))
+    text = _CLITIC.sub("", _NOT.sub(" not", text))  # "didn't" -> "did not", "she's" -> "she"
+    return _phrased(_WORD.findall(text))
+
+
+_LIGHT_STOP = frozenset("a an the of from to for on in it her his she is was and by at".split())
+
+
+def tokens(text: str) -> tuple[str, ...]:
+    """The plain words of `text`, for telling whether a judge typed a title or alias exactly.
+
+    Only spelling is forgiven here ("Mah-Jongg" is "mahj"); every word with a meaning counts.
+    """
+    text = _MAHJONG.sub("mahjong", text[:MAX_CHARS].lower())
+    found = (_FORMS.get(w, (w,))[0] if w in _SAME_GAME else w for w in _WORD.findall(text))
+    return tuple(w for w in found if w not in _LIGHT_STOP)
+
+
+_SAME_GAME = frozenset(("mahj", "maj", "mj", "mahjongg"))
+
+
+# A typed word that also points at a related term, counted for less (query side only).
+RELATED: dict[str, tuple[tuple[str, float], ...]] = {
+    "win": (("mahjong", 0.6),),
+    "say": (("name", 0.6), ("call", 0.4)),
+    "take": (("pick", 0.5),),
+    "pung": (("expose", 0.5),),
+    "give": (("pass", 0.4),),
+}
+
+
+def pairs(text: str) -> list[tuple[str, str]]:
+    """(word as typed, search term) for each term of `text`, in order; reads MAX_CHARS at most."""
+    return [(w, t) for w in _words(text) for t in _stem(w)]
+
+
+def terms(text: str) -> list[str]:
+    """The search terms of `text`, in order."""
+    return [t for _, t in pairs(text)]
