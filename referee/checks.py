@@ -8,6 +8,7 @@ import difflib
 from collections import defaultdict
 
 from . import model as m
+from .deadtext import dead_claims
 from .engine import PLACEHOLDER, SCORING_NUMBERS
 from .errors import Place, Problem
 from .loader import Ruleset
@@ -83,6 +84,7 @@ def lint(rs: Ruleset) -> list[Problem]:
                 problems += _check_question(rs, sid, nid, node, node_place)
             elif isinstance(node, m.RulingNode):
                 problems += _check_ruling(rs, sid, nid, node.ruling, node_place)
+                problems += _check_dead_text(rs, sid, node.ruling, lambda *sub: node_place(sid, nid, "ruling", *sub))
                 first = ruling_ids.setdefault(node.ruling.id, node_place(sid, nid, "ruling", "id"))
                 if first != node_place(sid, nid, "ruling", "id"):
                     problems.append(Problem(node_place(sid, nid, "ruling", "id"), f"ruling id '{node.ruling.id}' is also used at {first}"))
@@ -285,4 +287,18 @@ def _check_ruling(rs: Ruleset, sid: str, nid: str, r: m.Ruling, node_place) -> l
         if r.settle.discarder:
             need(r.settle.discarder, ("seat",), at("settle", "discarder"), "discarder")
         need(r.settle.value, ("number",), at("settle", "value"), "value")
+    return out
+
+
+def _check_dead_text(rs: Ruleset, sid: str, r: m.Ruling, at) -> list[Problem]:  # type: ignore[no-untyped-def]
+    """A ruling whose text says a hand is dead lists that hand in `dead`, or the Dead hands line says none."""
+    out: list[Problem] = []
+    claims = dead_claims(r.says)
+    for claim in claims:
+        for name in claim.names:
+            fact = rs.fact(name, sid)
+            if fact is not None and fact.type in ("seat", "seats") and name not in r.dead:
+                out.append(Problem(at("dead" if r.dead else "says"), f"ruling '{r.id}' says {{{name}}} is dead; add '{name}' to 'dead'"))
+    if claims and not r.dead and not out:
+        out.append(Problem(at("says"), f"ruling '{r.id}' says a hand is dead (\"{claims[0].clause}\") but 'dead' names nobody"))
     return out

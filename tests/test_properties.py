@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee import model as m
+from referee.deadtext import says_dead
 from referee.engine import Outcome, Question, advance
 from referee.loader import available, load_strict
 from referee.render import outcome_json, outcome_lines
@@ -111,6 +112,8 @@ def test_random_walk_ends_at_a_ruling(rid: str, sid: str, data: st.DataObject) -
         check_money(o)
     for a in o.awards:
         assert a.points is None or isinstance(a.points, int)
+    if says_dead(o.text):  # the Dead hands line never says "none" under a ruling that names a dead hand
+        assert o.dead, o.text
     # the outcome renders both ways
     json.dumps(outcome_json(o))
     assert outcome_lines(o)
