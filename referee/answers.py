@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import UsageError
-from .model import SEATS, FactDef
+from .model import BETTOR, SEATS, FactDef
 
 YES = {"yes", "y", "true", "t", "1"}
 NO = {"no", "n", "false", "f", "0"}
@@ -16,6 +16,22 @@ def seat(raw: Any, what: str = "seat") -> str:
     if key in _SEAT_ALIASES:
         return _SEAT_ALIASES[key]
     raise UsageError(f"{what}: '{raw}' is not a seat; choose one of {', '.join(SEATS)} (or E, S, W, N)")
+
+
+def player_seat(raw: Any, what: str = "player seat") -> str:
+    """A seat, or the bettor (the fifth player), as `--player` and an answers file name them."""
+    if str(raw).strip().lower() == BETTOR.lower():
+        return BETTOR
+    try:
+        return seat(raw, what)
+    except UsageError:
+        raise UsageError(f"{what}: '{raw}' is not a seat; choose one of {', '.join(SEATS)} (or E, S, W, N), "
+                         f"or {BETTOR} for a fifth player") from None
+
+
+def players_map(raw: dict[str, Any], what: str = "player seat") -> dict[str, str]:
+    """Seat (or Bettor) -> player name."""
+    return {player_seat(k, what): str(v) for k, v in raw.items()}
 
 
 def normalize(name: str, fact: FactDef, raw: Any) -> Any:

@@ -286,6 +286,8 @@ def _check_ruling(rs: Ruleset, sid: str, nid: str, r: m.Ruling, node_place) -> l
         need(r.settle.winner, ("seat",), at("settle", "winner"), "winner")
         if r.settle.discarder:
             need(r.settle.discarder, ("seat",), at("settle", "discarder"), "discarder")
+        if r.settle.bettor and r.settle.bettor != m.WALL_BET:
+            need(r.settle.bettor, ("seat",), at("settle", "bettor"), "bettor")
         need(r.settle.value, ("number",), at("settle", "value"), "value")
     return out
 

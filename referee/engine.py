@@ -161,6 +161,8 @@ def _base_names(ruling: m.Ruling) -> list[str]:
     if ruling.settle:
         s = ruling.settle
         names += [s.winner] + ([s.discarder] if s.discarder else []) + [s.value, "jokerless"]
+        if s.bettor and s.bettor != m.WALL_BET:
+            names.append(s.bettor)
     for a in ruling.points:
         names += [a.to] + ([a.of] if a.of else [])
     for text in texts[1:]:
@@ -340,11 +342,12 @@ def _settle(rs: Ruleset, s: m.Settle, b: _Binder, lines: list[str], dead: set[st
     singles = b.facts.get("singles_and_pairs") == "yes"
     doubles = b.facts.get("dice_doubles") == "yes"
     dead_losers = sorted(d for d in (dead or set()) if d not in (winner.seat, discarder.seat if discarder else None))
-    if winner.seat and (discarder is None or discarder.seat) and value is not None:
+    bet_on = s.bettor if s.bettor in (None, m.WALL_BET) else b.parties(s.bettor)[0].seat
+    if winner.seat and (discarder is None or discarder.seat) and value is not None and (s.bettor is None or bet_on):
         result = standard(rs.scoring, winner=winner.seat, how=s.how, value=value,
                           discarder=discarder.seat if discarder else None,
                           jokerless=jokerless, singles_and_pairs=singles, names=b.players,
-                          dead=dead_losers, dice_doubles=doubles)
+                          dead=dead_losers, dice_doubles=doubles, bettor_on=bet_on)
         lines.extend(result.lines)
         return [Payment(p.payer, p.payee, p.amount, p.formula) for p in result.payments]
     sc = rs.scoring
@@ -352,6 +355,10 @@ def _settle(rs: Ruleset, s: m.Settle, b: _Binder, lines: list[str], dead: set[st
     if doubles:
         factor *= sc.dice_doubles_times
     v = "the hand value" if value is None else str(value)
+    if s.bettor == m.WALL_BET:
+        lines.append("The bettor, who bet on a wall game, pays the winner what a player who did not discard pays.")
+    elif s.bettor:
+        lines.append(f"The bettor pays or collects exactly what {b.fill('{' + s.bettor + '}')} pays or collects.")
 
     def times(n: int) -> str:
         return f"{n * factor} x {v}" if value is None else str(n * factor * value)

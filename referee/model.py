@@ -17,6 +17,8 @@ GROUPS: dict[str, str] = {
 }
 PHASES = ("deal", "charleston", "play", "claiming", "joker", "mahjong", "dead", "end")
 GAME_STATES = ("continues", "ends", "replay", "redeal")
+BETTOR = "Bettor"  # a fifth player who bets on a seat; she pays and collects beside the four seats
+WALL_BET = "wall"  # a fifth player's bet on a wall game rather than on a seat
 
 FACT_ID = r"^[a-z][a-z0-9_]*$"
 SITUATION_ID = r"^[a-z][a-z0-9-]*$"
@@ -161,6 +163,11 @@ class Settle(Strict):
     how: Literal["discard", "self-pick", "joker-exchange"] = Field(description="How the winning tile came")
     discarder: str | None = Field(None, description="Role of the discarder, for a discard win")
     value: str = Field("hand_value", description="Number fact holding the hand value")
+    bettor: str | None = Field(
+        None,
+        description="Role of the seat a fifth player (the bettor) bet on: she pays or collects exactly like that seat; "
+        f"'{WALL_BET}' for a bet on a wall game: she pays like a loser who did not throw the winning tile",
+    )
 
     @model_validator(mode="after")
     def _discarder(self) -> "Settle":

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from . import model as m
-from .answers import example, normalize, seat
+from .answers import example, normalize, players_map
 from .engine import Outcome, Question, advance
 from .errors import LoadError, MissingAnswer, Problem, RefereeError, UsageError
 from .loader import Ruleset, data_dir, load_strict, validate
@@ -38,10 +38,6 @@ def fact_for(rs: Ruleset, sid: str, name: str) -> m.FactDef:
 
 def normalize_all(rs: Ruleset, sid: str, raw: dict[str, Any]) -> dict[str, Any]:
     return {name: normalize(name, fact_for(rs, sid, name), value) for name, value in raw.items()}
-
-
-def players_map(raw: dict[str, str]) -> dict[str, str]:
-    return {seat(k, "player seat"): str(v) for k, v in raw.items()}
 
 
 def run(rs: Ruleset, sid: str, facts: dict[str, Any], players: dict[str, str]) -> Outcome:

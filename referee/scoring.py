@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .model import GROUPS, SEATS, Scoring
+from .model import BETTOR, GROUPS, SEATS, WALL_BET, Scoring
 
 
 @dataclass(frozen=True)
@@ -45,9 +45,6 @@ class Score:
     party: Party
     points: int | None
     formula: str
-
-
-BETTOR = "Bettor"
 
 
 @dataclass
@@ -121,7 +118,8 @@ def standard(
 ) -> Settlement:
     """The card-back schedule: discarder 2V and others V; self-pick (and joker exchange) 2V
     from each; jokerless doubles except Singles and Pairs. Dead hands pay like any loser.
-    A bettor (a fifth player) pays or collects exactly what the seat she bet on does."""
+    A bettor (a fifth player) pays or collects exactly what the seat she bet on does; one who bet
+    on a wall game (`bettor_on="wall"`) pays like a loser who did not throw the winning tile."""
     _check_seats(winner, how, discarder, dead)
     names = names or {}
     out = Settlement()
@@ -147,11 +145,17 @@ def standard(
         tags = [t for t, on in (("discarder", role == "discarder"), ("dead, pays like any loser", seat in dead)) if on]
         out.lines.append(f"{seat}{' (' + ', '.join(tags) + ')' if tags else ''}: {times} x {value}"
                          + (f" x {factor}" if factor != 1 else "") + f" = {amount}")
-    if bettor_on:
+    if bettor_on == WALL_BET:
+        bet = Party("bettor", BETTOR, names.get(BETTOR))
+        times = scoring.self_pick_times if self_pick else scoring.others_times
+        wall_bet = Payment(bet, win, value * times * factor, f"{times * factor} x {value}")
+        out.payments.append(wall_bet)
+        out.lines.append(f"{bet.label} (bet on a wall game) pays like a player who did not discard: {wall_bet.amount}")
+    elif bettor_on:
         if bettor_on not in SEATS:
             from .errors import UsageError
 
-            raise UsageError(f"the bettor must bet on a seat ({', '.join(SEATS)}), not '{bettor_on}'")
+            raise UsageError(f"the bettor must bet on a seat ({', '.join(SEATS)}) or on a wall game, not '{bettor_on}'")
         bet = Party("bettor", BETTOR, names.get(BETTOR))
         extra = []
         for p in out.payments:

@@ -22,7 +22,7 @@ def wins(draw):
     how = draw(st.sampled_from(["discard", "self-pick", "joker-exchange"]))
     discarder = draw(st.sampled_from([s for s in SEATS if s != winner])) if how == "discard" else None
     dead = draw(st.lists(st.sampled_from([s for s in SEATS if s not in (winner, discarder)]), unique=True, max_size=2))
-    bettor = draw(st.one_of(st.none(), seats))
+    bettor = draw(st.one_of(st.none(), seats, st.just("wall")))
     return dict(winner=winner, how=how, discarder=discarder, dead=dead, bettor_on=bettor,
                 value=draw(st.integers(0, 500)), jokerless=draw(st.booleans()),
                 singles_and_pairs=draw(st.booleans()), dice_doubles=draw(st.booleans()))
@@ -66,6 +66,29 @@ def test_bettor_pays_like_the_seat_bet_on():
     s = standard(MONEY, winner="East", how="discard", discarder="West", value=25, bettor_on="East")
     t = s.totals()
     assert t["Bettor"] == t["East"] == 100 and t["West"] == -100 and sum(t.values()) == 0
+
+
+def test_a_wall_game_bettor_pays_like_a_loser_who_did_not_discard():
+    t = standard(MONEY, winner="North", how="discard", discarder="East", value=35, bettor_on="wall").totals()
+    assert t["Bettor"] == t["South"] == -35 and t["East"] == -70 and sum(t.values()) == 0
+    t = standard(MONEY, winner="North", how="self-pick", value=25, jokerless=True, bettor_on="wall").totals()
+    assert t["Bettor"] == t["East"] == -100 and t["North"] == 400
+
+
+def test_rule_names_the_bettor_from_player(cli):
+    r = cli("rule", "fifth-player-bettor", "-a", "bettor_spoke=no", "-a", "bettor_bet=seat", "-a", "bettor_game_end=discard",
+            "-a", "hand_value=40", "-a", "jokerless=no", "--seat", "bet_on=West", "--seat", "winner=East",
+            "--seat", "discarder=West", "--player", "Bettor=Fiona", "--player", "bettor=Fiona", "--no-input", "--json")
+    assert r.exit_code == 0, r.output
+    pays = {(p["from"], p["to"]): p["amount"] for p in json.loads(r.output)["payments"]}
+    assert pays[("Bettor", "East")] == pays[("West", "East")] == 80
+    assert any(p["from_name"] == "Fiona" for p in json.loads(r.output)["payments"])
+
+
+def test_player_must_be_a_seat_or_the_bettor(cli):
+    r = cli("rule", "fifth-player-bettor", "--player", "Bettr=Sue", "--no-input")
+    assert r.exit_code == 2
+    assert "--player: 'Bettr' is not a seat" in r.output and "Bettor" in r.output and "Traceback" not in r.output
 
 
 def test_dead_hands_pay_but_cannot_win_or_discard():

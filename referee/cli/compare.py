@@ -58,6 +58,16 @@ def diff_(
               f"{report.paths} paths compared; seats and values assumed where a ruling needs them (see --json 'assumed').")
 
 
+def _bet(raw: str | None) -> str | None:
+    """--bettor: a seat, or 'wall' for a bet on a wall game."""
+    from ..answers import seat
+    from ..model import WALL_BET
+
+    if raw is None:
+        return None
+    return WALL_BET if raw.strip().lower() == WALL_BET else seat(raw, "--bettor")
+
+
 @app.command(epilog="""Examples:\n
   referee pay --winner East --how discard --discarder West --value 30\n
   referee pay --winner South --how self-pick --value 25 --jokerless --player South=Ruth\n
@@ -73,16 +83,16 @@ def pay(
     singles_and_pairs: bool = typer.Option(False, "--singles-and-pairs", help="A Singles and Pairs hand (never doubled for jokerless)."),
     exposures: Optional[int] = typer.Option(None, "--exposures", min=0, max=4, help="The winner's number of exposures (tournament discarder penalties)."),
     dead: list[str] = typer.Option([], "--dead", help="A seat whose hand is dead; dead hands still pay. Repeatable."),
-    bettor: Optional[str] = typer.Option(None, "--bettor", help="Seat a fifth player bet on: she pays or collects exactly like that seat."),
+    bettor: Optional[str] = typer.Option(None, "--bettor", help="Seat a fifth player bet on: she pays or collects exactly like that seat; 'wall' if she bet on a wall game (she then pays like a non-discarder)."),
     doubles: bool = typer.Option(False, "--doubles", help="East's opening roll was doubles (house rule 'double dice', if the ruleset has it)."),
     player: list[str] = typer.Option([], "--player", "-p", help="SEAT=NAME (or Bettor=NAME); repeatable."),
     ruleset: str = RULESET_OPT,
     as_json: bool = typer.Option(False, "--json", help="Print one JSON document."),
 ) -> None:
     """Settle a valid Mah Jongg by the ruleset's schedule, showing every step of the arithmetic."""
-    from ..answers import seat as to_seat
+    from ..answers import players_map, seat as to_seat
     from ..loader import load_strict
-    from ..scoring import BETTOR, points, standard
+    from ..scoring import points, standard
 
     rs = load_strict(ruleset)
     if how not in ("discard", "self-pick", "joker-exchange"):
@@ -94,9 +104,7 @@ def pay(
     if how != "discard" and dis is not None:
         raise UsageError(f"a {how} win has no discarder; drop --discarder")
     dead_seats = [to_seat(d, "--dead") for d in dead]
-    names: dict[str, str] = {}
-    for key, name in _pairs(player, "--player").items():
-        names[BETTOR if key.lower() == "bettor" else to_seat(key, "--player")] = name
+    names = players_map(_pairs(player, "--player"), "--player")
     sc = rs.scoring
     if sc.kind == "points":
         if bettor:
@@ -110,7 +118,7 @@ def pay(
     else:
         result = standard(sc, winner=win, how=how, value=value, discarder=dis, jokerless=jokerless,
                           singles_and_pairs=singles_and_pairs, names=names, dead=dead_seats,
-                          dice_doubles=doubles, bettor_on=to_seat(bettor, "--bettor") if bettor else None)
+                          dice_doubles=doubles, bettor_on=_bet(bettor))
     totals = result.totals()
     if as_json:
         out.print_json(json.dumps({

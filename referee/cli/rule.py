@@ -203,7 +203,7 @@ def rule(
     facts = dict(file_facts)
     for name, value in {**_pairs(answer, "--answer"), **_pairs(seat, "--seat")}.items():
         facts[name] = normalize(name, fact_for(rs, sid, name), value)
-    players.update(players_map(_pairs(player, "--player")))
+    players.update(players_map(_pairs(player, "--player"), "--player"))
     outcome = _resolve(rs, sid, facts, players, no_input)
     if as_json:
         from ..render import outcome_json
