@@ -3,8 +3,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import __version__
 from .engine import Outcome
 from .loader import Ruleset
+from .scoring import Party
 
 GAME_TEXT = {
     "continues": "Play continues.",
@@ -20,9 +22,15 @@ def describe(value: Any) -> str:
     return "left open" if value is None else str(value)
 
 
+def party_json(p: Party) -> dict[str, Any]:
+    """A seat as data: `seat` is null while the role is left open (or names a group)."""
+    return {"seat": p.seat, "role": p.role, "name": p.name}
+
+
 def outcome_json(o: Outcome) -> dict[str, Any]:
     rs = o.ruleset
     return {
+        "referee_version": __version__,
         "ruleset": {"id": rs.id, "version": rs.meta.version, "hash": rs.hash},
         "situation": {"id": o.start, "title": rs.situations[o.start].title, "ruled_in": o.situation},
         "path": [
@@ -37,14 +45,14 @@ def outcome_json(o: Outcome) -> dict[str, Any]:
             "cite": [{"source": c.source, "section": c.section, "url": rs.sources[c.source].url if c.source in rs.sources else None}
                      for c in o.ruling.cite],
         },
-        "dead": [p.seat or p.label for p in o.dead],
+        "dead": [party_json(p) for p in o.dead],
         "game": o.game,
         "payments": [
-            {"from": p.payer.seat or p.payer.label, "to": p.payee.seat or p.payee.label, "amount": p.amount,
-             "formula": p.formula, "from_name": p.payer.name, "to_name": p.payee.name, "text": p.text}
+            {"from": party_json(p.payer), "to": party_json(p.payee), "amount": p.amount,
+             "formula": p.formula, "text": p.text}
             for p in o.payments
         ],
-        "points": [{"to": a.party.seat or a.party.label, "points": a.points, "formula": a.formula} for a in o.awards],
+        "points": [{"to": party_json(a.party), "points": a.points, "formula": a.formula} for a in o.awards],
         "unit": rs.scoring.unit,
         "settlement": o.settle_lines,
         "tiles": o.tiles,

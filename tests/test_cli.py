@@ -13,6 +13,8 @@ from typing import Any
 import pytest
 import typer
 import yaml
+
+import referee
 from typer.testing import CliRunner
 
 from referee.cli import app
@@ -63,6 +65,7 @@ def test_rule_json_has_every_field() -> None:
     assert r.code == 0, r.output
     doc = r.json()
     rs = load_strict(HOUSE)
+    assert doc["referee_version"] == referee.__version__
     assert doc["ruleset"] == {"id": "house", "version": "7.1", "hash": rs.hash}
     assert re.fullmatch(r"[0-9a-f]{12}", doc["ruleset"]["hash"])
     assert doc["situation"]["id"] == "picked-wrong-end"
@@ -76,8 +79,10 @@ def test_rule_json_has_every_field() -> None:
     assert [c["source"] for c in doc["ruling"]["cite"]] == ["BOOK", "CLUB"]
     assert doc["dead"] == []
     assert doc["game"] == "ends"
-    assert [(p["from"], p["to"], p["amount"]) for p in doc["payments"]] == [("West", "North", 120)]
-    assert doc["payments"][0]["from_name"] == "Ruth" and doc["payments"][0]["to_name"] == "Bea"
+    [pay] = doc["payments"]
+    assert pay["from"] == {"seat": "West", "role": "picker", "name": "Ruth"}
+    assert pay["to"] == {"seat": "North", "role": "winner", "name": "Bea"}
+    assert pay["amount"] == 120
     assert doc["tiles"] == []
     assert doc["notes"] == ["Nobody else pays."]
 
@@ -87,7 +92,7 @@ def test_rule_json_dead_and_tiles() -> None:
     assert r.code == 0, r.output
     doc = r.json()
     assert doc["ruling"]["id"] == "HW-1"
-    assert doc["dead"] == ["South"]
+    assert doc["dead"] == [{"seat": "South", "role": "picker", "name": None}]
     assert doc["game"] == "continues"
     assert doc["payments"] == []
     assert doc["tiles"] == ["The wrongly picked tile stays in the dead hand."]
@@ -101,8 +106,9 @@ def test_rule_json_across_a_goto_and_group_payment() -> None:
     assert doc["situation"]["id"] == "picked-wrong-end"
     assert doc["ruling"]["id"] == "HF-3"
     assert [s["situation"] for s in doc["path"]] == ["picked-wrong-end", "picked-wrong-end", "false-call"]
-    assert sorted((p["from"], p["to"], p["amount"]) for p in doc["payments"]) == [
+    assert sorted((p["from"]["seat"], p["to"]["seat"], p["amount"]) for p in doc["payments"]) == [
         ("East", "North", 25), ("East", "South", 25), ("East", "West", 25)]
+    assert {p["to"]["role"] for p in doc["payments"]} == {"active"}  # a group, each member by seat
 
 
 def test_rule_unknown_amount_stays_symbolic_under_no_input() -> None:
@@ -110,6 +116,8 @@ def test_rule_unknown_amount_stays_symbolic_under_no_input() -> None:
     assert r.code == 0, r.output
     [p] = r.json()["payments"]
     assert p["amount"] is None
+    assert p["from"] == {"seat": None, "role": "picker", "name": None}  # left open: no seat, not prose
+    assert p["to"] == {"seat": None, "role": "winner", "name": None}
     assert p["text"] == "The picker pays the winner 4 x the hand value"
 
 
@@ -135,11 +143,11 @@ def test_rule_answers_file(tmp_path: Path) -> None:
     assert r.code == 0, r.output
     doc = r.json()
     assert doc["ruling"]["id"] == "HF-2"
-    assert doc["dead"] == ["East", "West"]
+    assert [(d["seat"], d["role"], d["name"]) for d in doc["dead"]] == [("East", "declarer", "Ruth"), ("West", "exposer", None)]
     assert doc["ruling"]["text"].startswith("East (Ruth) and West are dead")
     # --answer and --seat win over the file
     r = run("rule", "--answers", str(f), "-s", "exposer=North", "--no-input", "--json")
-    assert r.json()["dead"] == ["East", "North"]
+    assert [d["seat"] for d in r.json()["dead"]] == ["East", "North"]
 
 
 @pytest.mark.parametrize("path", SHIPPED_SCENARIOS, ids=[p.name for p in SHIPPED_SCENARIOS])
@@ -232,15 +240,26 @@ def test_rule_interactive_through_stdin() -> None:
     ]) + "\n"
     r = house("rule", input=typed)
     assert r.code == 0, r.output
-    assert "Claimed means another player called it" in r.stdout
+    assert "Claimed means another player called it" in r.stderr  # stdout is not a terminal here
+    assert "Claimed means" not in r.stdout and "What happened" not in r.stdout
     assert "HW-2" in r.stdout
     assert "West pays North 4 x the hand value" in r.stdout
+
+
+def test_typed_answers_keep_json_valid_and_prompts_off_stdout() -> None:
+    r = house("rule", "picked-wrong-end", "--json", "-p", "West=Ruth", input="1\nyes\n3\nN\n30\n")
+    assert r.code == 0, r.output
+    doc = r.json()  # stdout holds the document and nothing else
+    assert doc["ruling"]["id"] == "HW-2"
+    assert [(p["from"]["seat"], p["to"]["seat"], p["amount"]) for p in doc["payments"]] == [("West", "North", 120)]
+    assert "Which seat picked from the wrong end?" in r.stderr
+    assert "3  West (Ruth)" in r.stderr  # seats offered with the names given by -p
 
 
 def test_interactive_refuses_a_bad_value_and_asks_again() -> None:
     r = house("rule", "false-call", input="seven\n1\n\n")
     assert r.code == 0, r.output
-    assert "not one of the choices" in r.stdout
+    assert "not one of the choices" in r.stderr
     assert "HF-1" in r.stdout
 
 

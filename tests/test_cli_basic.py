@@ -15,8 +15,9 @@ def test_rule_no_input_json(cli):
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
     assert doc["ruling"]["id"] == "WE-2"
-    assert doc["payments"] == [{"from": "West", "to": "North", "amount": 120, "formula": "4 x 30",
-                                "from_name": None, "to_name": None, "text": "West pays North 120 (4 x 30)"}]
+    assert doc["payments"] == [{"from": {"seat": "West", "role": "picker", "name": None},
+                                "to": {"seat": "North", "role": "winner", "name": None},
+                                "amount": 120, "formula": "4 x 30", "text": "West pays North 120 (4 x 30)"}]
     assert doc["game"] == "ends"
     assert doc["ruleset"]["id"] == "nmjl" and len(doc["ruleset"]["hash"]) == 12
 

@@ -10,10 +10,8 @@ import sys
 from typing import Any, Callable, NoReturn
 
 import typer
-from rich.console import Console
-from rich.markup import escape
-
 from ..errors import LoadError, RefereeError, UsageError
+from .show import PromptConsole, SafeConsole, print_json, safe  # noqa: F401  (print_json: for the commands)
 
 app = typer.Typer(
     add_completion=False,
@@ -22,8 +20,9 @@ app = typer.Typer(
     help="Rulings for American Mah Jongg (NMJL-style): find the situation, answer a few questions, read the ruling.",
     epilog="Start with [bold]referee rule[/bold] and type what happened, e.g. 'wrong wall' or 'false mahj'.",
 )
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+out = SafeConsole()
+err = SafeConsole(stderr=True)
+ask = PromptConsole()  # questions and the choices they offer
 
 EXIT_OK, EXIT_FINDING, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -31,9 +30,9 @@ EXIT_OK, EXIT_FINDING, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 def fail(exc: RefereeError) -> NoReturn:
     if isinstance(exc, LoadError) and len(exc.problems) > 1:
         more = len(exc.problems) - 1
-        err.print(f"referee: {escape(str(exc.problems[0]))} (and {more} more; run 'referee check')")
+        err.print(f"referee: {safe(exc.problems[0])} (and {more} more; run 'referee check')")
     else:
-        err.print(f"referee: {escape(str(exc))}")
+        err.print(f"referee: {safe(exc)}")
     raise typer.Exit(exc.exit_code)
 
 

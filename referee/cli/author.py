@@ -6,10 +6,9 @@ from pathlib import Path
 from typing import Any, Optional
 
 import typer
-from rich.markup import escape
 
 from ..errors import LoadError, UsageError
-from . import EXIT_FINDING, app, err, guarded, out
+from . import EXIT_FINDING, app, err, guarded, out, safe
 
 
 def _ruleset_folder(p: Path) -> Path | None:
@@ -56,7 +55,7 @@ def check(paths: list[Path] = typer.Argument(None, help="Ruleset folders, rulese
             problems += exc.problems
     problems = list(dict.fromkeys(problems))  # a base file's problem is found once per overlay
     for pr in problems:
-        out.print(escape(str(pr)))
+        out.print(safe(pr))
     if problems:
         err.print(f"{len(problems)} problem{'s' if len(problems) != 1 else ''} found")
         raise typer.Exit(EXIT_FINDING)
@@ -85,12 +84,12 @@ def test_(
         if result.passed:
             passed += 1
             if verbose:
-                out.print(f"[green]PASS[/] {escape(str(f))} ({result.ruling})")
+                out.print(f"[green]PASS[/] {safe(f)} ({safe(result.ruling)})")
         else:
             failed += 1
-            out.print(f"[red]FAIL[/] {escape(str(f))}")
+            out.print(f"[red]FAIL[/] {safe(f)}")
             for line in result.failures:
-                out.print(f"     {escape(line)}")
+                out.print(f"     {safe(line)}")
     out.print(f"{passed} passed, {failed} failed")
     uncovered = []
     for folder in sorted(reached):
@@ -99,7 +98,7 @@ def test_(
             if ruling_id not in hit:
                 uncovered.append(f"{rs.id}: {ruling_id} ({sid}.{nid}) is reached by no scenario")
     for line in uncovered:
-        out.print(escape(line))
+        out.print(safe(line))
     if failed or (coverage and uncovered):
         raise typer.Exit(EXIT_FINDING)
 

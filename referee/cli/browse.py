@@ -1,14 +1,13 @@
 """Finding situations: search, list, show, rulesets."""
 from __future__ import annotations
 
-import json
 from typing import Optional
 
 import typer
-from rich.markup import escape
 
 from ..errors import UsageError
-from . import EXIT_FINDING, RULESET_OPT, app, err, guarded, out
+from ..safe import controls
+from . import EXIT_FINDING, RULESET_OPT, app, err, guarded, out, print_json, safe
 
 
 @app.command(epilog="Examples:\n\n  referee search wrong wall\n\n  referee search drew from the back")
@@ -26,13 +25,13 @@ def search(
     rs = load_strict(ruleset)
     hits = find(list(rs.situations.values()), " ".join(words), limit=limit)
     if as_json:
-        out.print_json(json.dumps([{"id": h.situation.id, "title": h.situation.title, "score": h.score, "matched": h.matched} for h in hits]))
+        print_json([{"id": h.situation.id, "title": h.situation.title, "score": h.score, "matched": h.matched} for h in hits])
         return
     if not hits:
-        err.print(f"referee: no situation matches '{' '.join(words)}'; try 'referee list'")
+        err.print(f"referee: no situation matches '{safe(' '.join(words))}'; try 'referee list'")
         raise typer.Exit(EXIT_FINDING)
     for h in hits:
-        out.print(f"[bold]{h.situation.id}[/]  {escape(h.situation.title)}  [dim]{escape(h.situation.summary)}[/]")
+        out.print(f"[bold]{safe(h.situation.id)}[/]  {safe(h.situation.title)}  [dim]{safe(h.situation.summary)}[/]")
 
 
 @app.command("list")
@@ -52,14 +51,14 @@ def list_(
     sits = sorted(rs.situations.values(), key=lambda s: (PHASES.index(s.phase), s.id))
     sits = [s for s in sits if not phase or s.phase == phase]
     if as_json:
-        out.print_json(json.dumps([{"id": s.id, "title": s.title, "phase": s.phase, "summary": s.summary} for s in sits]))
+        print_json([{"id": s.id, "title": s.title, "phase": s.phase, "summary": s.summary} for s in sits])
         return
     current = None
     for s in sits:
         if s.phase != current:
             current = s.phase
-            out.print(f"\n[bold]{current}[/]")
-        out.print(f"  {s.id:<28} {escape(s.title)}")
+            out.print(f"\n[bold]{safe(current)}[/]")
+        out.print(f"  {safe(s.id):<28} {safe(s.title)}")
 
 
 @app.command(epilog="Examples:\n\n  referee show wrong-end\n\n  referee show mahjong-in-error --format mermaid")
@@ -76,9 +75,9 @@ def show(
     rs = load_strict(ruleset)
     if fmt == "text":
         for line in tree_lines(rs, situation):
-            out.print(escape(line))
+            out.print(safe(line))
     elif fmt in ("mermaid", "dot"):
-        print(tree_graph(rs, situation, fmt))
+        print(controls(tree_graph(rs, situation, fmt)))
     else:
         raise UsageError(f"unknown format '{fmt}'; choose text, mermaid or dot")
 
@@ -102,8 +101,8 @@ def rulesets(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) 
             "folder": str(folder),
         })
     if as_json:
-        out.print_json(json.dumps(rows))
+        print_json(rows)
         return
     for r in rows:
         ext = f" extends {r['extends']}" if r["extends"] else ""
-        out.print(f"[bold]{r['id']}[/] {r['version']}  {escape(r['title'])}  [dim]({r['situations']} situations, {r['scoring']}{ext})[/]")
+        out.print(f"[bold]{safe(r['id'])}[/] {safe(r['version'])}  {safe(r['title'])}  [dim]({r['situations']} situations, {safe(r['scoring'])}{safe(ext)})[/]")

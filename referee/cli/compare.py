@@ -1,14 +1,12 @@
 """Comparing rulesets and settling a Mah Jongg: diff, pay."""
 from __future__ import annotations
 
-import json
 from typing import Optional
 
 import typer
-from rich.markup import escape
 
 from ..errors import UsageError
-from . import RULESET_OPT, _pairs, app, guarded, out
+from . import RULESET_OPT, _pairs, app, guarded, out, print_json, safe
 
 
 @app.command("diff", epilog="""Examples:\n
@@ -32,27 +30,27 @@ def diff_(
     rs_a, rs_b = load_strict(a), load_strict(b)
     report = diff(rs_a, rs_b)
     if as_json:
-        out.print_json(json.dumps(report_json(report)))
+        print_json(report_json(report))
         return
     width = max(len(rs_a.id), len(rs_b.id))
     for s in report.differing:
         out.print()
-        out.rule(f"[bold]{escape(s.id)}[/] · {escape(s.title)} [dim]({len(s.differences)} of {s.paths} paths differ)[/]", align="left")
+        out.rule(f"[bold]{safe(s.id)}[/] · {safe(s.title)} [dim]({len(s.differences)} of {s.paths} paths differ)[/]", align="left")
         for d in s.differences:
             answers = ", ".join(f"{k}={v}" for k, v in d.answers.items()) or "(no questions)"
-            out.print(f"  [bold]{escape(answers)}[/]  [dim]differs: {', '.join(d.differs)}[/]")
-            out.print(f"    {rs_a.id:<{width}}  {escape(describe(d.a, rs_a.scoring.unit))}")
-            out.print(f"    {rs_b.id:<{width}}  {escape(describe(d.b, rs_b.scoring.unit))}")
+            out.print(f"  [bold]{safe(answers)}[/]  [dim]differs: {safe(', '.join(d.differs))}[/]")
+            out.print(f"    {safe(rs_a.id):<{width}}  {safe(describe(d.a, rs_a.scoring.unit))}")
+            out.print(f"    {safe(rs_b.id):<{width}}  {safe(describe(d.b, rs_b.scoring.unit))}")
             if "tiles" in d.differs:
                 for rid, side in ((rs_a.id, d.a), (rs_b.id, d.b)):
                     for t in side.tiles:
-                        out.print(f"      [dim]{rid} tiles: {escape(t)}[/]")
+                        out.print(f"      [dim]{safe(rid)} tiles: {safe(t)}[/]")
     if report.only_in_a or report.only_in_b:
         out.print()
     if report.only_in_a:
-        out.print(f"[bold]only in {rs_a.id}:[/] {', '.join(report.only_in_a)}")
+        out.print(f"[bold]only in {safe(rs_a.id)}:[/] {safe(', '.join(report.only_in_a))}")
     if report.only_in_b:
-        out.print(f"[bold]only in {rs_b.id}:[/] {', '.join(report.only_in_b)}")
+        out.print(f"[bold]only in {safe(rs_b.id)}:[/] {safe(', '.join(report.only_in_b))}")
     n = sum(len(s.differences) for s in report.differing)
     out.print(f"\n{n} differing path{'s' if n != 1 else ''} in {len(report.differing)} situation{'s' if len(report.differing) != 1 else ''}; "
               f"{report.paths} paths compared; seats and values assumed where a ruling needs them (see --json 'assumed').")
@@ -121,7 +119,7 @@ def pay(
                           dice_doubles=doubles, bettor_on=_bet(bettor))
     totals = result.totals()
     if as_json:
-        out.print_json(json.dumps({
+        print_json({
             "ruleset": rs.id, "kind": sc.kind, "unit": sc.unit,
             "winner": win, "how": how, "discarder": dis, "value": value,
             "lines": result.lines,
@@ -129,17 +127,17 @@ def pay(
             "points": {s.party.seat: s.points for s in result.scores},
             "totals": totals,
             "names": names,
-        }))
+        })
         return
     label = lambda s: f"{s} ({names[s]})" if s in names else s  # noqa: E731
-    out.rule(f"[bold]Settlement[/] · {escape(rs.meta.title)}", align="left")
+    out.rule(f"[bold]Settlement[/] · {safe(rs.meta.title)}", align="left")
     for line in result.lines:
-        out.print(f"  {escape(line)}")
+        out.print(f"  {safe(line)}")
     if result.payments:
-        out.print(f"[bold]Payments ({escape(sc.unit)}):[/]")
+        out.print(f"[bold]Payments ({safe(sc.unit)}):[/]")
         for p in result.payments:
-            out.print(f"  {escape(p.text)}")
-    out.print(f"[bold]Totals ({escape(sc.unit)}):[/]")
+            out.print(f"  {safe(p.text)}")
+    out.print(f"[bold]Totals ({safe(sc.unit)}):[/]")
     for s, n in totals.items():
-        out.print(f"  {escape(label(s)):<16} {n:+d}")
-    out.print(f"[dim]ruleset {rs.id} {rs.meta.version} ({rs.hash})[/]")
+        out.print(f"  {safe(label(s)):<16} {n:+d}")
+    out.print(f"[dim]ruleset {safe(rs.id)} {safe(rs.meta.version)} ({rs.hash})[/]")

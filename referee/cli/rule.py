@@ -1,15 +1,14 @@
 """`referee rule`: pick a situation, ask its questions, print the ruling."""
 from __future__ import annotations
 
-import json
+import re
 from pathlib import Path
 from typing import Any, Optional
 
 import typer
-from rich.markup import escape
-
 from ..errors import UsageError
-from . import _pairs, app, guarded, out
+from . import _pairs, app, ask, guarded, out, print_json, safe
+from .show import styled, wrap, wrapped
 
 
 def _pick_situation(rs: Any, words: str | None, no_input: bool) -> str:
@@ -40,12 +39,12 @@ def _pick_situation(rs: Any, words: str | None, no_input: bool) -> str:
             return words
         hits = search(sits, words, limit=5)
         if not hits:
-            out.print(f"[yellow]Nothing matches '{escape(words)}'.[/] Try other words, or 'list' to see all.")
+            ask.print(f"[yellow]Nothing matches '{safe(words)}'.[/] Try other words, or 'list' to see all.")
             words = None
             continue
-        out.print()
+        ask.print()
         for i, h in enumerate(hits, 1):
-            out.print(f"  [bold]{i}[/]  {escape(h.situation.title)}  [dim]({h.situation.id})[/]")
+            wrapped(ask, styled(h.situation.title, ("  (" + h.situation.id + ")", "dim")), first=f"  {i}  ")
         choice = _ask_line("Which one? (number, Enter for 1, or new words)").strip()
         if choice == "":
             return hits[0].situation.id
@@ -53,15 +52,19 @@ def _pick_situation(rs: Any, words: str | None, no_input: bool) -> str:
             return hits[int(choice) - 1].situation.id
         if choice == "list":
             for s in sits:
-                out.print(f"  {s.id}  [dim]{escape(s.title)}[/]")
+                wrapped(ask, styled(s.id, ("  " + s.title, "dim")), first="  ", rest="    ")
             words = None
             continue
         words = choice
 
 
 def _ask_line(prompt: str) -> str:
+    *lines, last = wrap(ask, prompt, first="? ", rest="  ")
+    for line in lines:
+        ask.print(line, soft_wrap=True)
+    last.stylize("bold cyan", 0, 1)
     try:
-        return out.input(f"[bold cyan]?[/] {escape(prompt)} ")
+        return ask.input(last + " ")
     except EOFError:
         raise UsageError("no more input (standard input closed); use --answer or --no-input") from None
 
@@ -69,14 +72,18 @@ def _ask_line(prompt: str) -> str:
 BACK = object()
 
 
-def _prompt(q: Any, number: int, situation_help: str) -> Any:
+def _seat_label(seat: str, players: dict[str, str]) -> str:
+    return f"{seat} ({players[seat]})" if players.get(seat) else seat
+
+
+def _prompt(q: Any, number: int, situation_help: str, players: dict[str, str]) -> Any:
     from ..answers import normalize
     from ..model import SEATS
 
     d = q.definition
-    out.print()
-    optional = " [dim](Enter to leave open)[/]" if q.optional else ""
-    out.print(f"[bold]{number}. {escape(d.ask)}[/]{optional}")
+    ask.print()
+    optional = ("  (Enter to leave open)", "dim") if q.optional else ""
+    wrapped(ask, styled((d.ask, "bold"), optional), first=f"{number}. ", style="bold")
     options: list[tuple[str, str]] = []
     if d.type == "choice":
         options = list((d.choices or {}).items())
@@ -85,12 +92,15 @@ def _prompt(q: Any, number: int, situation_help: str) -> Any:
     elif d.type == "yesno":
         options = [("yes", ""), ("no", "")]
     for i, (value, label) in enumerate(options, 1):
-        out.print(f"   [bold]{i}[/]  {escape(value)}" + (f"  [dim]{escape(label)}[/]" if label else ""))
+        shown = _seat_label(value, players) if d.type == "seat" else value
+        wrapped(ask, styled((shown, "bold" if label else ""), ("  " + label if label else "", "dim")), first=f"   {i}  ")
+    if d.type == "seats":
+        wrapped(ask, styled(("Seats: " + ", ".join(_seat_label(s, players) for s in SEATS), "dim")), first="   ")
     hint = {"seats": "seats, comma-separated", "number": "a number"}.get(d.type, "number or value")
     while True:
         raw = _ask_line(f"answer ({hint}; ? for help, back to revise)").strip()
         if raw == "?":
-            out.print(escape(_help_for(q, situation_help)))
+            wrapped(ask, _help_for(q, situation_help), first="  ")
             continue
         if raw.lower() == "back":
             return BACK
@@ -103,7 +113,7 @@ def _prompt(q: Any, number: int, situation_help: str) -> Any:
                 raw = options[int(raw) - 1][0]
             return normalize(q.fact, d, raw)
         except UsageError as exc:
-            out.print(f"[red]{escape(exc.message)}[/]")
+            wrapped(ask, exc.message, style="red")
 
 
 def _help_for(q: Any, situation_help: str) -> str:
@@ -128,15 +138,15 @@ def _resolve(rs: Any, sid: str, facts: dict[str, Any], players: dict[str, str], 
         except UsageError as exc:  # e.g. two roles given one seat: ask the last answer again
             if not asked:
                 raise
-            out.print(f"[red]{escape(exc.message)}[/]")
+            wrapped(ask, exc.message, style="red")
             facts.pop(asked.pop(), None)
             continue
         if isinstance(step, Outcome):
             return step
-        answer = _prompt(step, len(asked) + 1, rs.situations[step.situation].help)
+        answer = _prompt(step, len(asked) + 1, rs.situations[step.situation].help, players)
         if answer is BACK:
             if not asked:
-                out.print("[dim]Nothing to go back to.[/]")
+                ask.print("[dim]Nothing to go back to.[/]")
                 continue
             facts.pop(asked.pop(), None)
             continue
@@ -152,16 +162,17 @@ def _print_outcome(o: Any) -> None:
     if o.situation != o.start:
         title += f" (reached from: {rs.situations[o.start].title})"
     out.print()
-    out.print(f"[bold reverse] Ruling {o.ruling.id} [/] [bold]{escape(title)}[/]")
+    wrapped(out, styled((f" Ruling {o.ruling.id} ", "bold reverse"), " ", (title, "bold")), rest="  ")
     for title, lines in outcome_lines(o):
         if title:
-            out.print(f"[bold]{escape(title)}:[/]")
-            for line in lines:
-                out.print(f"  {escape(line)}")
-        else:
-            for line in lines:
-                out.print(f"[bold green]{escape(line)}[/]")
-    out.print(f"[dim]ruleset {rs.id} {rs.meta.version} ({rs.hash})[/]")
+            out.print(styled((title + ":", "bold")))
+        for line in lines:
+            if not title:
+                wrapped(out, line, style="bold green")
+                continue
+            number = re.match(r"\d+\. ", line)  # a numbered step hangs under its own text
+            wrapped(out, line, first="  ", rest="  " + " " * (number.end() if number else 0))
+    out.print(styled((f"ruleset {rs.id} {rs.meta.version} ({rs.hash})", "dim")))
 
 
 @app.command(epilog="""Examples:\n
@@ -208,6 +219,6 @@ def rule(
     if as_json:
         from ..render import outcome_json
 
-        out.print_json(json.dumps(outcome_json(outcome)))
+        print_json(outcome_json(outcome))
     else:
         _print_outcome(outcome)

@@ -1,0 +1,47 @@
+"""Text from rulesets, answers and the command line made harmless before it leaves the program.
+
+Ruleset files, player names, answers and search words are not ours: a stray escape sequence
+could repaint the judge's terminal, a right-to-left override could reverse what a ruling says,
+a newline inside a name could forge a line of the ruling. `clean` makes one field one line of
+visible characters; `dumps` writes JSON in which the same characters are escaped, not lost.
+"""
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+# Bidirectional controls reorder what follows them (the "Trojan Source" characters).
+BIDI = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+_BREAKS = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"  # everything str.splitlines() splits on
+_BREAK_RUN = re.compile(rf"[ \t]*[{_BREAKS}]+[ \t]*")
+# C0 and C1 controls, DEL and the bidi controls; a tab is only whitespace.
+_UNSAFE = re.compile(rf"[\x00-\x08\x0b-\x1f\x7f-\x9f{BIDI}]")
+_JSON_UNSAFE = re.compile(rf"[\x7f-\x9f\u2028\u2029{BIDI}]")
+
+
+def _visible(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def controls(text: str) -> str:
+    """Control and bidi characters shown as `\\x1b` / `\\u202e`; line breaks are kept."""
+    return _UNSAFE.sub(_visible, text.replace("\r\n", "\n")) if _UNSAFE.search(text) else text
+
+
+def clean(value: Any) -> str:
+    """One field as one line: line breaks become a space, other controls become visible escapes."""
+    text = str(value)
+    text = _BREAK_RUN.sub(" ", text.strip(_BREAKS))
+    return controls(text.replace("\t", " "))
+
+
+def dumps(doc: Any) -> str:
+    """JSON text with every control, line-separator and bidi character escaped as \\uXXXX.
+
+    json.dumps already escapes C0 controls; the rest would pass through raw with
+    ensure_ascii=False, which we keep so names like Zoë stay readable.
+    """
+    text = json.dumps(doc, indent=2, ensure_ascii=False)
+    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
