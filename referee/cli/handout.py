@@ -1,0 +1,53 @@
+"""Printed handouts: the rules booklet, the quick-reference sheet, the differences sheet."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from ..errors import UsageError
+from . import RULESET_OPT, app, err, guarded
+
+
+@app.command(epilog="""Examples:\n
+  referee handout --ruleset tournament --format html -o rules.html\n
+  referee handout --format md > RULES.md\n
+  referee handout --sheet quick --format pdf -o penalty-sheet.pdf\n
+  referee handout --ruleset tournament --sheet diff --base nmjl --format html -o changes.html""")
+@guarded
+def handout(
+    ruleset: str = RULESET_OPT,
+    fmt: str = typer.Option("html", "--format", "-f", help="html (one self-contained file), md (Markdown) or pdf (needs the pdf extra)."),
+    sheet: str = typer.Option("booklet", "--sheet", "-s", help="booklet (everything), quick (one or two pages) or diff (changes from --base)."),
+    base: Optional[str] = typer.Option(None, "--base", "-b", help="For --sheet diff: the ruleset to compare with (default: the one it extends)."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write here instead of standard output (required for pdf)."),
+    stamp: Optional[str] = typer.Option(None, "--stamp", help="Text printed as 'Printed ...' on the title, e.g. a date. Off by default so output is reproducible."),
+) -> None:
+    """Print a ruleset for the table: the rules booklet, a quick-reference sheet, or its changes from a base.
+
+    Everything comes from the same YAML that `referee rule` rules from: the rulings through the engine, the worked examples from the scenarios, the amounts from the scoring code.
+    """
+    from ..handouts import FORMATS, SHEETS, build
+
+    if fmt not in FORMATS:
+        raise UsageError(f"unknown format '{fmt}'; choose {', '.join(FORMATS)}")
+    if sheet not in SHEETS:
+        raise UsageError(f"unknown sheet '{sheet}'; choose {', '.join(SHEETS)}")
+    if base and sheet != "diff":
+        raise UsageError("--base goes with --sheet diff")
+    if fmt == "pdf" and output is None:
+        raise UsageError("--format pdf writes a file: add -o FILE.pdf")
+    doc = build(ruleset, fmt, sheet, base=base, stamp=stamp)
+    if output is None:
+        sys.stdout.write(doc if isinstance(doc, str) else doc.decode())
+        return
+    try:
+        if isinstance(doc, bytes):
+            output.write_bytes(doc)
+        else:
+            output.write_text(doc, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"{output}: cannot write ({exc.strerror or exc})") from None
+    err.print(f"wrote {output}")

@@ -1,0 +1,62 @@
+"""Printed handouts from a ruleset's YAML: the rules booklet, the quick-reference sheet and the
+differences sheet, as self-contained HTML, Markdown or PDF.
+
+    from referee.handouts import build
+    html = build("tournament", "html")              # the booklet, one self-contained page
+    md = build("nmjl", "md", sheet="quick")
+    text = build("tournament", "md", sheet="diff", base="nmjl")
+
+Pure apart from PDF, which drives the system Chromium through the optional `pdf` extra.
+jinja2 is imported here, never at CLI start-up: `referee handout` imports this package lazily.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..errors import UsageError
+from ..loader import Ruleset, available, load_strict
+
+FORMATS = ("html", "md", "pdf")
+SHEETS = ("booklet", "quick", "diff")
+
+
+def build(
+    ruleset: str | Path | Ruleset,
+    fmt: str = "html",
+    sheet: str = "booklet",
+    base: str | Path | Ruleset | None = None,
+    stamp: str | None = None,
+) -> str | bytes:
+    """One handout as text (html, md) or bytes (pdf).
+
+    `base` is the ruleset a differences sheet compares against (default: the one this ruleset
+    extends). `stamp` is printed on the title line (e.g. a date) only when given, so the same
+    ruleset always gives the same output.
+    """
+    from . import pages
+
+    if fmt not in FORMATS:
+        raise UsageError(f"unknown format '{fmt}'; choose {', '.join(FORMATS)}")
+    if sheet not in SHEETS:
+        raise UsageError(f"unknown sheet '{sheet}'; choose {', '.join(SHEETS)}")
+    rs = ruleset if isinstance(ruleset, Ruleset) else load_strict(ruleset)
+    if sheet == "diff":
+        base = base if base is not None else rs.meta.extends
+        if base is None:
+            raise UsageError(f"ruleset '{rs.id}' extends nothing; name the ruleset to compare with: --base nmjl")
+        base_rs = base if isinstance(base, Ruleset) else load_strict(base)
+        doc = pages.diff_sheet(rs, base_rs, "md" if fmt == "md" else "html", stamp)
+    elif sheet == "quick":
+        doc = pages.quick_sheet(rs, "md" if fmt == "md" else "html", stamp)
+    else:
+        doc = pages.booklet(rs, "md" if fmt == "md" else "html", stamp)
+    if fmt == "pdf":
+        from .pdf import html_to_pdf
+
+        return html_to_pdf(doc)
+    return doc
+
+
+def build_all(fmt: str = "html", sheet: str = "booklet") -> dict[str, str | bytes]:
+    """Every shipped ruleset's handout: what the benchmark times (`python -m referee.handouts`)."""
+    return {rid: build(rid, fmt, sheet) for rid in available()}

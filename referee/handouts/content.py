@@ -1,0 +1,247 @@
+"""What a handout says, gathered from the ruleset, the engine and the scenarios; no markup here.
+
+Every ruling in a handout comes out of `engine.advance` (with seats and hand values left
+open, so amounts read "2 x the hand value"), every worked example is a scenario replayed under
+the very ruleset being printed, and every amount in the payment tables comes from
+`scoring.standard` / `scoring.points`: the paper can never disagree with `referee rule`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from .. import model as m
+from ..engine import Outcome
+from ..errors import RefereeError
+from ..loader import Ruleset, data_dir
+from ..render import GAME_TEXT, describe
+from ..scenarios import Scenario, compare, facts_of, load_file, run
+
+PHASE_TITLES = {
+    "deal": "The deal", "charleston": "The Charleston", "play": "Picking and discarding",
+    "claiming": "Claiming discards", "joker": "Jokers", "mahjong": "Declaring Mah Jongg",
+    "dead": "Dead hands", "end": "Settling the game",
+}
+GAME_SHORT = {"continues": "play continues", "ends": "game ends", "replay": "replay the game", "redeal": "redeal"}
+
+
+@dataclass
+class Question:
+    number: int
+    fact: str
+    ask: str
+    help: str
+    choices: dict[str, str]
+
+
+@dataclass
+class Row:
+    """One path through a situation: the answers, then what happens."""
+
+    answers: list[tuple[int, str]]  # (question number, answer label)
+    ruling: str | None  # ruling id, None when the path continues in another situation
+    text: str
+    dead: list[str]
+    money: list[str]  # payments or points, as the engine words them
+    game: str
+    goto: str | None = None  # situation id play continues in
+
+
+@dataclass
+class Example:
+    title: str
+    story: str
+    source: str
+    answers: list[str]
+    ruling: str
+    text: str
+    dead: list[str]
+    money: list[str]
+    game: str
+    borrowed_from: str | None  # the base ruleset whose scenario this is
+
+
+@dataclass
+class Page:
+    situation: m.Situation
+    questions: list[Question]
+    rows: list[Row]
+    examples: list[Example]
+    cites: list[str]
+    svg: str = ""
+
+
+@dataclass
+class Phase:
+    id: str
+    title: str
+    pages: list[Page] = field(default_factory=list)
+
+
+def _label(d: m.FactDef | None, value: Any) -> str:
+    if d is not None and d.choices and str(value) in d.choices:
+        return f"{value} ({d.choices[str(value)]})"
+    return str(value)
+
+
+def _money(o: Outcome) -> list[str]:
+    lines = [p.text for p in o.payments]
+    awards = [a for a in o.awards if a.points != 0] or o.awards
+    for a in awards:
+        who = a.party.label[:1].upper() + a.party.label[1:]
+        lines.append(f"{who} scores {a.points:+d} points" if a.points is not None else f"{who} scores {a.formula}")
+    if len(awards) < len(o.awards):
+        lines.append("Everyone else scores 0")
+    return lines
+
+
+def _paths(rs: Ruleset, sid: str) -> list[tuple[dict[str, Any], str | m.Goto]]:
+    """Every way through one situation's own tree: the answers and the ruling node or goto reached."""
+    sit = rs.situations[sid]
+    out: list[tuple[dict[str, Any], str | m.Goto]] = []
+
+    def go(target: m.Target, answers: dict[str, Any], depth: int) -> None:
+        if isinstance(target, m.Goto) or depth > len(sit.nodes):
+            out.append((answers, target))
+            return
+        node = sit.nodes.get(target)
+        if isinstance(node, m.GotoNode):
+            out.append((answers, m.Goto(goto=node.goto, at=node.at, bind=node.bind, dead=node.dead, set=node.set)))
+            return
+        if not isinstance(node, m.QuestionNode):
+            out.append((answers, target))
+            return
+        if node.ask in answers:  # a fact answered once is never asked again
+            from ..engine import branch
+
+            nxt = branch(node, answers[node.ask])
+            if nxt is not None:
+                go(nxt, answers, depth + 1)
+            return
+        d = rs.fact(node.ask, sid)
+        for value, nxt in node.branches():
+            if value == "else":
+                rest = [c for c in (d.choices or {}) if c not in (node.when or {})] if d else []
+                if not rest:
+                    continue
+                value = rest[0]
+            go(nxt, {**answers, node.ask: value}, depth + 1)
+
+    go(sit.start, {}, 0)
+    return out
+
+
+def questions(rs: Ruleset, sid: str) -> list[Question]:
+    sit = rs.situations[sid]
+    out: list[Question] = []
+    for nid, node in sit.nodes.items():
+        if isinstance(node, m.QuestionNode) and all(q.fact != node.ask for q in out):
+            d = rs.fact(node.ask, sid)
+            out.append(Question(len(out) + 1, node.ask, d.ask if d else node.ask, d.help if d else "",
+                                dict(d.choices or {}) if d else {}))
+    return out
+
+
+def rows(rs: Ruleset, sid: str, qs: list[Question]) -> list[Row]:
+    number = {q.fact: q.number for q in qs}
+    out: list[Row] = []
+    for answers, target in _paths(rs, sid):
+        shown = [(number.get(f, 0), _label(rs.fact(f, sid), v) if rs.fact(f, sid) and rs.fact(f, sid).type == "choice" else str(v))
+                 for f, v in answers.items()]
+        if isinstance(target, m.Goto):
+            title = rs.situations[target.goto].title if target.goto in rs.situations else target.goto
+            dead = [f"the {role.replace('_', ' ')}" for role in target.dead]
+            carried = f" ({', '.join(dead)} already dead)" if dead else ""
+            out.append(Row(shown, None, f"Continue as '{title}'{carried}.", dead, [], "", goto=target.goto))
+            continue
+        try:
+            o = run(rs, sid, answers, {})
+        except RefereeError as exc:  # a tree the lint would reject; say so rather than stop the print
+            out.append(Row(shown, None, f"(cannot be ruled: {exc})", [], [], ""))
+            continue
+        out.append(Row(shown, o.ruling.id, o.text, [p.label for p in o.dead], _money(o), GAME_SHORT[o.game]))
+    return out
+
+
+@lru_cache(maxsize=None)
+def _scenario(path: Path, mtime: float) -> Scenario:
+    return load_file(path)
+
+
+def _scenario_files(ruleset_id: str, sid: str) -> list[Path]:
+    folder = data_dir("scenarios") / ruleset_id / sid
+    return sorted(folder.glob("*.yaml")) if folder.is_dir() else []
+
+
+def examples(rs: Ruleset, sid: str, limit: int = 3) -> list[Example]:
+    """The ruleset's own scenarios for a situation; where it has none, its bases' scenarios that
+    still come out the same way under it (replayed here, not assumed)."""
+    for owner in reversed(rs.chain):
+        files = _scenario_files(owner, sid)
+        if not files:
+            continue
+        found: list[Example] = []
+        for path in files:
+            try:
+                sc = _scenario(path, path.stat().st_mtime)
+                if sc.situation != sid or sc.data.expect is None:
+                    continue
+                facts, players = facts_of(rs, sc)
+                o = run(rs, sid, facts, players)
+            except RefereeError:
+                continue
+            if compare(o, sc.data.expect):
+                continue  # this ruleset rules the case differently: not an example of it
+            answers = [f"{(rs.fact(k, sid).ask if rs.fact(k, sid) else k)} {_label(rs.fact(k, sid), describe(v))}"
+                       for k, v in sc.data.answers.items()]
+            found.append(Example(sc.data.title or path.stem, " ".join((sc.data.story or "").split()), sc.data.source or "",
+                                 answers, o.ruling.id, o.text, [p.label for p in o.dead], _money(o), GAME_SHORT[o.game],
+                                 owner if owner != rs.id else None))
+            if len(found) >= limit:
+                break
+        if found:
+            return found
+    return []
+
+
+def cites(rs: Ruleset, sid: str) -> list[str]:
+    out: list[str] = []
+    for node in rs.situations[sid].nodes.values():
+        if isinstance(node, m.RulingNode):
+            for c in node.ruling.cite:
+                text = str(c)
+                if text not in out:
+                    out.append(text)
+    return out
+
+
+def phases(rs: Ruleset, with_examples: bool = True) -> list[Phase]:
+    out = {p: Phase(p, PHASE_TITLES[p]) for p in m.PHASES}
+    for sid in sorted(rs.situations, key=lambda s: (m.PHASES.index(rs.situations[s].phase), rs.situations[s].title.lower())):
+        sit = rs.situations[sid]
+        qs = questions(rs, sid)
+        out[sit.phase].pages.append(Page(sit, qs, rows(rs, sid, qs), examples(rs, sid) if with_examples else [], cites(rs, sid)))
+    return [p for p in out.values() if p.pages]
+
+
+def glossary(rs: Ruleset) -> list[tuple[str, str]]:
+    """Terms a reader meets in the booklet: the game states, then each question's explanation."""
+    out = [(f"game {state}", text) for state, text in GAME_TEXT.items()]
+    rules = rs.situations.get("dead-hand-rules")
+    out.append(("dead hand", " ".join(rules.help.split()) if rules and rules.help
+                else "A hand that can no longer win; each ruling says what it must still do."))
+    seen: set[str] = set()
+    pool = [(name, d) for name, d in rs.facts.items()]
+    for sit in rs.situations.values():
+        pool += list(sit.facts.items())
+    for name, d in sorted(pool, key=lambda x: x[1].ask.lower()):
+        if d.help and d.ask not in seen:
+            seen.add(d.ask)
+            out.append((d.ask, " ".join(d.help.split())))
+    return out
+
+
+def bibliography(rs: Ruleset) -> list[tuple[str, m.Source]]:
+    return sorted(rs.sources.items())

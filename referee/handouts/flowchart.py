@@ -1,0 +1,239 @@
+"""A situation's decision tree drawn as SVG by our own layered layout (no Graphviz needed).
+
+Questions are rounded boxes, rulings square boxes (a heavy border where a hand is dead), a
+goto a dashed rounded box naming the situation play continues in; every edge carries its
+answer. Layers follow the longest path from the start, an edge that skips layers bends through
+invisible waypoints so it never cuts across a box, and each layer is ordered by its parents'
+positions. Pure and deterministic: the same tree always gives the same bytes.
+"""
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass, field
+from html import escape
+
+from .. import model as m
+from ..loader import Ruleset
+
+FONT = 11  # px; the SVG scales to the column, so these are proportions
+CHAR = 6.1  # average glyph width at FONT in a sans-serif face
+LINE = 14
+PAD = 8
+GAP_X = 18
+GAP_Y = 34
+WRAP = {"ask": 26, "ruling": 22, "goto": 22}
+
+
+@dataclass
+class Box:
+    key: str
+    kind: str  # ask, ruling, goto, waypoint
+    lines: list[str]
+    dead: bool = False
+    layer: int = 0
+    x: float = 0.0  # centre
+    y: float = 0.0  # top
+    w: float = 0.0
+    h: float = 0.0
+    parents: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Edge:
+    src: str
+    dst: str
+    label: str
+    via: list[str] = field(default_factory=list)  # waypoints, top to bottom
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    return textwrap.wrap(" ".join(text.split()), width, break_long_words=True) or [""]
+
+
+def _ruling_lines(r: m.Ruling) -> list[str]:
+    lines = [r.id]
+    lines += _wrap("dead: " + ", ".join(r.dead), WRAP["ruling"]) if r.dead else ["no dead hand"]
+    lines.append(f"game {r.game}")
+    return lines
+
+
+def _boxes(rs: Ruleset, sid: str) -> tuple[dict[str, Box], list[Edge], str]:
+    sit = rs.situation(sid)
+    boxes: dict[str, Box] = {}
+    edges: list[Edge] = []
+
+    def visit(nid: str) -> str:
+        if nid in boxes:
+            return nid
+        node = sit.nodes.get(nid)
+        if node is None:
+            boxes[nid] = Box(nid, "goto", _wrap(f"missing node {nid}", WRAP["goto"]))
+            return nid
+        if isinstance(node, m.RulingNode):
+            r = node.ruling
+            boxes[nid] = Box(nid, "ruling", _ruling_lines(r), dead=bool(r.dead))
+        elif isinstance(node, m.GotoNode):
+            boxes[nid] = Box(nid, "goto", _goto_lines(rs, node.goto))
+        else:
+            fact = rs.fact(node.ask, sid)
+            boxes[nid] = Box(nid, "ask", _wrap(fact.ask if fact else node.ask, WRAP["ask"]))
+            for value, target in node.branches():
+                if isinstance(target, m.Goto):
+                    key = f"{nid}->{target.goto}:{value}"
+                    boxes[key] = Box(key, "goto", _goto_lines(rs, target.goto))
+                    edges.append(Edge(nid, key, value))
+                else:
+                    edges.append(Edge(nid, visit(target), value))
+        return nid
+
+    start = visit(sit.start)
+    return boxes, edges, start
+
+
+def _goto_lines(rs: Ruleset, target: str) -> list[str]:
+    title = rs.situations[target].title if target in rs.situations else target
+    return _wrap(f"continue as: {title}", WRAP["goto"])
+
+
+def _layer(boxes: dict[str, Box], edges: list[Edge], start: str) -> list[list[str]]:
+    """Longest-path layers (the graph is acyclic; the lint reports cycles)."""
+    out_edges: dict[str, list[Edge]] = {}
+    for e in edges:
+        out_edges.setdefault(e.src, []).append(e)
+    depth = {start: 0}
+    changed = True
+    rounds = 0
+    while changed and rounds <= len(boxes):
+        changed = False
+        rounds += 1
+        for e in edges:
+            if e.src in depth and depth.get(e.dst, -1) < depth[e.src] + 1:
+                depth[e.dst] = depth[e.src] + 1
+                changed = True
+    for key in boxes:
+        depth.setdefault(key, 0)
+    # waypoints for edges that skip layers
+    for i, e in enumerate(edges):
+        for d in range(depth[e.src] + 1, depth[e.dst]):
+            key = f"~{i}:{d}"
+            boxes[key] = Box(key, "waypoint", [], parents=[e.via[-1] if e.via else e.src])
+            depth[key] = d
+            e.via.append(key)
+        boxes[e.dst].parents.append(e.via[-1] if e.via else e.src)
+    layers: list[list[str]] = [[] for _ in range(max(depth.values()) + 1)]
+    # discovery order (depth-first along the answers' order) keeps yes left of no
+    seen: list[str] = []
+
+    def dfs(key: str) -> None:
+        if key in seen:
+            return
+        seen.append(key)
+        for e in out_edges.get(key, []):
+            for w in e.via:
+                dfs(w)
+            dfs(e.dst)
+
+    dfs(start)
+    for key in boxes:
+        if key not in seen:
+            seen.append(key)
+    for key in seen:
+        boxes[key].layer = depth[key]
+        layers[depth[key]].append(key)
+    return layers
+
+
+def _size(b: Box) -> None:
+    if b.kind == "waypoint":
+        b.w, b.h = 6.0, 0.0
+        return
+    longest = max(len(line) for line in b.lines)
+    b.w = max(70.0, longest * CHAR + 2 * PAD)
+    b.h = len(b.lines) * LINE + 2 * PAD - 2
+
+
+def _place(boxes: dict[str, Box], layers: list[list[str]]) -> tuple[float, float]:
+    for b in boxes.values():
+        _size(b)
+    y = PAD + 2.0
+    for layer in layers:
+        height = max((boxes[k].h for k in layer), default=0.0)
+        for k in layer:
+            boxes[k].y = y + (height - boxes[k].h) / 2 if boxes[k].kind == "waypoint" else y
+        y += height + GAP_Y
+    # x: children under the mean of their parents, pushed apart left to right, layer by layer
+    for i, layer in enumerate(layers):
+        if i:
+            want = {k: sum(boxes[p].x for p in boxes[k].parents) / len(boxes[k].parents) if boxes[k].parents else 0.0
+                    for k in layer}
+            layer.sort(key=lambda k: want[k])  # stable: discovery order breaks ties
+        else:
+            want = {k: 0.0 for k in layer}
+        right = None
+        for k in layer:
+            b = boxes[k]
+            b.x = want[k] if right is None else max(want[k], right + GAP_X + b.w / 2)
+            right = b.x + b.w / 2
+        # centre the layer on where its boxes wanted to be, so a wide layer does not drift right
+        if layer:
+            shift = (sum(want[k] for k in layer) - sum(boxes[k].x for k in layer)) / len(layer)
+            for k in layer:
+                boxes[k].x += shift
+    left = min(b.x - b.w / 2 for b in boxes.values())
+    right = max(b.x + b.w / 2 for b in boxes.values())
+    for b in boxes.values():
+        b.x += PAD - left
+    return right - left + 2 * PAD, y - GAP_Y + PAD
+
+
+def _fmt(v: float) -> str:
+    return f"{v:.1f}".rstrip("0").rstrip(".")
+
+
+def svg(rs: Ruleset, sid: str) -> str:
+    """The flowchart of one situation as a standalone <svg> element."""
+    boxes, edges, start = _boxes(rs, sid)
+    layers = _layer(boxes, edges, start)
+    width, height = _place(boxes, layers)
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="flowchart" viewBox="0 0 {_fmt(width)} {_fmt(height)}" '
+        f'width="{_fmt(width)}" height="{_fmt(height)}" role="img" aria-label="Decision tree: {escape(rs.situation(sid).title)}" '
+        f'font-family="Helvetica, Arial, sans-serif" font-size="{FONT}">',
+        '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto">'
+        '<path d="M0,0 L10,5 L0,10 z" fill="#333"/></marker></defs>',
+    ]
+    labels: list[str] = []
+    for e in edges:
+        src = boxes[e.src]
+        points = [(src.x, src.y + src.h)]
+        for w in e.via:
+            points.append((boxes[w].x, boxes[w].y))
+        dst = boxes[e.dst]
+        points.append((dst.x, dst.y))
+        d = "M" + " L".join(f"{_fmt(x)},{_fmt(y)}" for x, y in points)
+        out.append(f'<path d="{d}" fill="none" stroke="#333" stroke-width="1.2" marker-end="url(#arrow)"/>')
+        (x0, y0), (x1, y1) = points[0], points[1]
+        # just above the end of the first segment, where fanned-out edges are furthest apart
+        t = max(0.3, 1 - 14 / max(1.0, y1 - y0))
+        lx, ly = x0 + (x1 - x0) * t, y0 + (y1 - y0) * t
+        lw = len(e.label) * CHAR + 6
+        labels.append(f'<rect x="{_fmt(lx - lw / 2)}" y="{_fmt(ly - 8)}" width="{_fmt(lw)}" height="14" fill="#fff"/>'
+                      f'<text x="{_fmt(lx)}" y="{_fmt(ly + 3)}" text-anchor="middle" font-style="italic">{escape(e.label)}</text>')
+    for key in sum(layers, []):
+        b = boxes[key]
+        if b.kind == "waypoint":
+            continue
+        attrs = {
+            "ask": 'rx="10" fill="#f4f4f4" stroke="#333" stroke-width="1.2"',
+            "ruling": f'fill="#fff" stroke="#000" stroke-width="{3.5 if b.dead else 1.2}"',
+            "goto": 'rx="10" fill="#fff" stroke="#333" stroke-width="1.2" stroke-dasharray="5 3"',
+        }[b.kind]
+        cls = b.kind + (" dead" if b.dead else "")
+        out.append(f'<g class="{cls}"><rect x="{_fmt(b.x - b.w / 2)}" y="{_fmt(b.y)}" width="{_fmt(b.w)}" height="{_fmt(b.h)}" {attrs}/>')
+        for i, line in enumerate(b.lines):
+            weight = ' font-weight="bold"' if b.kind == "ruling" and i == 0 else ""
+            out.append(f'<text x="{_fmt(b.x)}" y="{_fmt(b.y + PAD + 9 + i * LINE)}" text-anchor="middle"{weight}>{escape(line)}</text>')
+        out.append("</g>")
+    out += labels
+    out.append("</svg>")
+    return "\n".join(out)

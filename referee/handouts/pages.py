@@ -1,0 +1,80 @@
+"""Fill the jinja2 templates. HTML is autoescaped; Markdown escapes every value it prints, so
+text from a ruleset (a house rules file is user input) can never inject markup."""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+from .. import __version__
+from ..loader import Ruleset
+from ..render import GAME_TEXT, tree_graph
+from . import content, flowchart, paytable, sheets
+
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]{}<>|#!~])")
+
+
+class Raw(str):
+    """Markdown the template builds itself (a mermaid block): printed as is."""
+
+
+def md_escape(value: Any) -> Any:
+    if value is None:
+        return ""
+    if isinstance(value, (Raw, Markup)):
+        return value
+    text = " ".join(str(value).split())  # a newline in a table cell would end the row
+    return _MD_SPECIAL.sub(r"\\\1", text).replace("&", "&amp;")
+
+
+@lru_cache(maxsize=2)
+def _env(fmt: str) -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATES),
+        autoescape=fmt == "html",
+        finalize=md_escape if fmt == "md" else None,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        undefined=jinja2.StrictUndefined,
+    )
+    env.globals.update(version=__version__, game_text=GAME_TEXT)
+    return env
+
+
+def _render(name: str, fmt: str, **data: Any) -> str:
+    text = _env(fmt).get_template(f"{name}.{fmt}").render(**data)
+    if fmt == "md":
+        text = re.sub(r"\n{3,}", "\n\n", text)
+    return text
+
+
+def _head(rs: Ruleset, stamp: str | None) -> dict[str, Any]:
+    base = None
+    if rs.meta.extends:
+        base = rs.meta.extends
+    return {"rs": rs, "meta": rs.meta, "base": base, "stamp": stamp, "unit": rs.scoring.unit}
+
+
+def booklet(rs: Ruleset, fmt: str, stamp: str | None = None) -> str:
+    phases = content.phases(rs)
+    for phase in phases:
+        for page in phase.pages:
+            sid = page.situation.id
+            page.svg = Markup(flowchart.svg(rs, sid)) if fmt == "html" else Raw(
+                "```mermaid\n" + tree_graph(rs, sid, "mermaid").replace("`", "'") + "\n```")
+    return _render("booklet", fmt, phases=phases, tables=paytable.tables(rs.scoring), glossary=content.glossary(rs),
+                   sources=content.bibliography(rs), **_head(rs, stamp))
+
+
+def quick_sheet(rs: Ruleset, fmt: str, stamp: str | None = None) -> str:
+    return _render("quick", fmt, groups=sheets.quick(rs), **_head(rs, stamp))
+
+
+def diff_sheet(rs: Ruleset, base: Ruleset, fmt: str, stamp: str | None = None) -> str:
+    return _render("diff", fmt, sheet=sheets.differences(base, rs), base_rs=base, **_head(rs, stamp))

@@ -1,0 +1,161 @@
+"""Handouts: booklet, quick sheet and differences sheet say what `referee rule` rules.
+
+Snapshots (tests/snapshots/handouts/) hold the Markdown and SVG of the small test ruleset
+tests/rulesets/house, so shipped content can change without touching them. After an
+intended change to the layout, refresh them with REFEREE_UPDATE_SNAPSHOTS=1.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from referee.handouts import build, content, flowchart, paytable
+from referee.loader import data_dir, load_strict
+from referee.render import tree_graph
+from referee.scenarios import compare, facts_of, load_file, run
+from referee.scoring import standard
+
+ROOT = Path(__file__).resolve().parent.parent
+HOUSE = ROOT / "tests" / "rulesets" / "house"
+SNAPSHOTS = ROOT / "tests" / "snapshots" / "handouts"
+
+
+def _snapshot(name: str, text: str) -> None:
+    path = SNAPSHOTS / name
+    if os.environ.get("REFEREE_UPDATE_SNAPSHOTS") or not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        if not os.environ.get("REFEREE_UPDATE_SNAPSHOTS"):
+            pytest.fail(f"snapshot {name} was missing and has been written; check it in")
+    assert text == path.read_text(encoding="utf-8"), f"{name} changed; if intended, rerun with REFEREE_UPDATE_SNAPSHOTS=1"
+
+
+MERMAID = re.compile(r"```mermaid\n(.*?)\n```", re.S)
+
+
+@pytest.mark.parametrize("sheet", ["booklet", "quick"])
+def test_markdown_snapshot(sheet: str) -> None:
+    """The mermaid blocks are `referee show --format mermaid`'s own text (render.py owns that
+    format and its tests), so the snapshot holds a marker in their place."""
+    md = build(str(HOUSE), "md", sheet)
+    rs = load_strict(str(HOUSE))
+    blocks = MERMAID.findall(md)
+    assert blocks == ([tree_graph(rs, p.situation.id, "mermaid") for ph in content.phases(rs, False) for p in ph.pages]
+                      if sheet == "booklet" else [])
+    _snapshot(f"house-{sheet}.md", MERMAID.sub("```mermaid\n(referee show SITUATION --format mermaid)\n```", md))
+
+
+def test_svg_snapshots() -> None:
+    rs = load_strict(str(HOUSE))
+    for sid in sorted(rs.situations):
+        _snapshot(f"house-{sid}.svg", flowchart.svg(rs, sid) + "\n")
+
+
+def test_output_is_deterministic_and_stamped_only_when_asked() -> None:
+    first = build("tournament", "html")
+    assert first == build("tournament", "html")
+    assert "Printed" not in first
+    assert "Printed 2026-05-01" in build("tournament", "md", stamp="2026-05-01")
+
+
+def test_booklet_has_every_situation_with_its_flowchart_and_rulings() -> None:
+    rs = load_strict("tournament")
+    html = build(rs, "html")
+    for sid, sit in rs.situations.items():
+        section = html.split(f'<section class="situation" id="{sid}">', 1)[1].split("</section>", 1)[0]
+        assert "<svg" in section, sid
+        for node in sit.nodes.values():
+            if hasattr(node, "ruling"):
+                assert f"<b>{node.ruling.id}</b>" in section, (sid, node.ruling.id)
+    for part in ("version 2026.1", "effective 2026-04-01", "Extends <b>nmjl</b>", "Glossary", "Sources", "Contents"):
+        assert part in html
+
+
+def test_html_has_no_external_references() -> None:
+    html = build("nmjl", "html")
+    assert not re.search(r"<(script|link|img|iframe)\b", html)
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", html)
+    assert "@import" not in html and "url(http" not in html
+
+
+def test_decision_rows_come_from_the_engine() -> None:
+    rs = load_strict("nmjl")
+    rows = content.rows(rs, "wrong-end", content.questions(rs, "wrong-end"))
+    we2 = next(r for r in rows if r.ruling == "WE-2")
+    assert we2.money == ["The picker pays the winner 4 x the hand value"]
+    assert we2.dead == ["the picker"] and we2.game == "game ends"
+    assert any(r.goto == "mahjong-in-error" and r.dead == ["the picker"] for r in rows)
+
+
+def test_payment_table_amounts_are_the_scoring_codes() -> None:
+    rs = load_strict("nmjl")
+    plain, jokerless = paytable.tables(rs.scoring)
+    assert [r[0] for r in plain.rows] == [str(v) for v in range(25, 80, 5)]
+    row40 = next(r for r in plain.rows if r[0] == "40")
+    assert row40 == ["40", "80", "40", "160", "80", "240"]
+    s = standard(rs.scoring, winner="West", how="discard", discarder="South", value=75, jokerless=True)
+    assert jokerless.rows[-1][3] == str(s.totals()["West"])
+
+
+def test_points_tables_for_a_tournament() -> None:
+    rs = load_strict("tournament")
+    winner, discarder = paytable.tables(rs.scoring)
+    assert winner.rows[0] == ["25", "25", "35", "45", "55"]
+    assert [r[1] for r in discarder.rows] == ["-10", "-10", "-20", "-25"]
+
+
+def test_overlay_borrows_only_base_examples_that_still_hold() -> None:
+    """tournament has no heavenly-hand scenarios: nmjl's money cases must not be shown, its
+    no-payment case (still the same ruling) may be."""
+    rs = load_strict("tournament")
+    assert not (data_dir("scenarios") / "tournament" / "heavenly-hand").exists()
+    kept, dropped = [], []
+    for path in sorted((data_dir("scenarios") / "nmjl" / "heavenly-hand").glob("*.yaml")):
+        sc = load_file(path)
+        facts, players = facts_of(rs, sc)
+        (dropped if compare(run(rs, sc.situation, facts, players), sc.data.expect) else kept).append(sc.data.title)
+    assert kept and dropped
+    shown = [e.title for e in content.examples(rs, "heavenly-hand")]
+    assert shown and set(shown) <= set(kept)
+    assert all(e.borrowed_from == "nmjl" for e in content.examples(rs, "heavenly-hand"))
+
+
+@pytest.fixture
+def hostile(tmp_path: Path) -> Path:
+    folder = tmp_path / "hostile"
+    shutil.copytree(HOUSE, folder)
+    meta = folder / "ruleset.yaml"
+    meta.write_text(meta.read_text().replace("title: House rules for the command-line tests",
+                                             "title: '<script>alert(1)</script> *bold* [x](javascript:y) | pipe'"))
+    sit = folder / "situations" / "false-call.yaml"
+    sit.write_text(sit.read_text().replace("ask: What did the other players do before the hand was checked?",
+                                           "ask: \"<b onmouseover=x>What</b> & did they do?\""))
+    return folder
+
+
+def test_ruleset_text_cannot_inject_markup(hostile: Path) -> None:
+    html = build(str(hostile), "html")
+    assert "<script>" not in html and "&lt;script&gt;" in html
+    md = build(str(hostile), "md")
+    assert "<script>" not in md and "[x](javascript" not in md
+    assert r"\*bold\*" in md and r"\| pipe" in md
+    assert "<b onmouseover" not in html and "&lt;b onmouseover=x&gt;What&lt;/b&gt; &amp; did" in html
+    svg = flowchart.svg(load_strict(str(hostile)), "false-call")
+    assert "<b " not in svg and "&lt;b" in svg
+
+
+def test_cli_writes_a_file_and_reports_usage_errors(cli, tmp_path: Path) -> None:
+    out = tmp_path / "rules.html"
+    r = cli("handout", "--ruleset", "tournament", "--format", "html", "-o", str(out))
+    assert r.exit_code == 0, r.output
+    assert out.read_text().startswith("<!DOCTYPE html>")
+    r = cli("handout", "--format", "md")
+    assert r.exit_code == 0 and r.output.startswith("# ")
+    r = cli("handout", "--format", "docx")
+    assert r.exit_code == 2 and "unknown format 'docx'" in r.output
+    r = cli("handout", "--format", "pdf")
+    assert r.exit_code == 2 and "-o FILE.pdf" in r.output
