@@ -80,9 +80,10 @@ def test_rule_names_the_bettor_from_player(cli):
             "-a", "hand_value=40", "-a", "jokerless=no", "--seat", "bet_on=West", "--seat", "winner=East",
             "--seat", "discarder=West", "--player", "Bettor=Fiona", "--player", "bettor=Fiona", "--no-input", "--json")
     assert r.exit_code == 0, r.output
-    pays = {(p["from"], p["to"]): p["amount"] for p in json.loads(r.output)["payments"]}
+    payments = json.loads(r.output)["payments"]
+    pays = {(p["from"]["seat"], p["to"]["seat"]): p["amount"] for p in payments}
     assert pays[("Bettor", "East")] == pays[("West", "East")] == 80
-    assert any(p["from_name"] == "Fiona" for p in json.loads(r.output)["payments"])
+    assert any(p["from"]["name"] == "Fiona" for p in payments)
 
 
 def test_player_must_be_a_seat_or_the_bettor(cli):
