@@ -70,6 +70,7 @@ def _bet(raw: str | None) -> str | None:
   referee pay --winner East --how discard --discarder West --value 30\n
   referee pay --winner South --how self-pick --value 25 --jokerless --player South=Ruth\n
   referee pay --winner North --how discard --discarder East --value 40 --dead West --bettor East\n
+  referee pay --winner South --how self-pick --value 30 --bettor wall --player Bettor=Fiona\n
   referee pay --ruleset tournament --winner East --how discard --discarder South --value 35 --exposures 2""")
 @guarded
 def pay(

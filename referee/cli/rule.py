@@ -179,7 +179,8 @@ def _print_outcome(o: Any) -> None:
   referee rule                                   # type what happened, pick, answer\n
   referee rule wrong-end --seat picker=West\n
   referee rule misnamed-discard --answer misnamed_claimed_for=mahjong --answer mahjong_with=named --seat misnamer=South --seat caller=North --answer hand_value=25 --no-input --json\n
-  referee rule --answers scenarios/nmjl/mahjong-in-error/two-threw-in.yaml""")
+  referee rule --answers scenarios/nmjl/mahjong-in-error/two-threw-in.yaml\n
+  referee rule fifth-player-bettor --player Bettor=Fiona --player West=Ruth""")
 @guarded
 def rule(
     situation: Optional[str] = typer.Argument(None, help="Situation id, or words to search for."),
@@ -187,7 +188,7 @@ def rule(
     answer: list[str] = typer.Option([], "--answer", "-a", help="FACT=VALUE; repeatable."),
     answers: Optional[Path] = typer.Option(None, "--answers", help="YAML answers file (a scenario file works)."),
     seat: list[str] = typer.Option([], "--seat", "-s", help="ROLE=SEAT, e.g. picker=West; repeatable."),
-    player: list[str] = typer.Option([], "--player", "-p", help="SEAT=NAME, e.g. East=Ruth; repeatable."),
+    player: list[str] = typer.Option([], "--player", "-p", help="SEAT=NAME, e.g. East=Ruth, or Bettor=NAME for a fifth player; repeatable."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON document instead of text."),
     no_input: bool = typer.Option(False, "--no-input", help="Never prompt: a missing answer exits 2 and names it."),
 ) -> None:
