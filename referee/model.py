@@ -319,5 +319,5 @@ class Answers(Strict):
     situation: str | None = None
     answers: dict[str, Any] = Field(default_factory=dict, description="fact -> answer")
     seats: dict[str, str] = Field(default_factory=dict, description="role -> seat")
-    players: dict[str, str] = Field(default_factory=dict, description="seat -> player name")
+    players: dict[str, str] = Field(default_factory=dict, description="seat (or Bettor, for a fifth player) -> player name")
     expect: Expect | None = None
