@@ -23,6 +23,27 @@ def test_nmjl_vs_card_game():
     assert "death-penalty" in r.only_in_b
 
 
+def test_card_game_differences_from_its_own_penalty_page():
+    by_id = {s.id: s for s in diff(load_strict("nmjl"), load_strict("card-game")).differing}
+
+    def paths(sid, **answers):
+        return [d for d in by_id[sid].differences if all(d.answers.get(k) == v for k, v in answers.items())]
+
+    # drawing ahead in tournament play is fatal even when the previous discard was claimed
+    claimed = paths("picking-ahead", pa_discard_claimed="yes", cg_tournament_play="yes")
+    assert claimed and all(d.b.ruling == "CG-PA-4" and d.b.dead for d in claimed)
+    assert any(not d.a.dead for d in claimed)
+    # a caller who showed nothing from her hand may back out even after taking the tile
+    backed_out = paths("claim-change-of-mind", ccm_committed="yes", ccm_can_expose="no", cg_hand_exposed="no")
+    assert backed_out and all(d.a.dead and not d.b.dead for d in backed_out)
+    # an illegal-hand set has no remedy in the Card Game
+    illegal = paths("invalid-exposure", iex_when="before_lock", iex_fixable="yes", cg_iex_problem="illegal_hand")
+    assert illegal and all(not d.a.dead and d.b.dead for d in illegal)
+    # a rival's claim on the card stops the game from simply going on after a false mah jongg
+    rival = paths("mahjong-in-error", cg_after_discard_call="rival_exposure")
+    assert rival and all(d.b.game == "replay" for d in rival)
+
+
 def test_tournament_organizers_differ_on_exposure_penalty():
     r = diff(load_strict("tournament"), load_strict("tournament-crak"))
     vm = {s.id: s for s in r.differing}["valid-mahjong"]
