@@ -357,6 +357,14 @@ def test_a_bad_db_file_is_one_line_and_untouched(db: Path, tmp_path: Path, kind:
         r = cli(*args, "--db", bad)
         assert r.code != 0, (kind, args)
         assert len(r.stderr.strip().splitlines()) == 1 and str(bad) in r.stderr, r.stderr
+        assert "Ruling" not in r.stdout  # refused before the questions, not after the ruling
     assert bad.read_bytes() == before
     if kind == "newer":
         assert "newer referee" in r.stderr
+
+
+def test_reading_a_missing_log_does_not_create_one(tmp_path: Path) -> None:
+    typo = tmp_path / "rulngs.db"
+    r = cli("log", "list", "--db", typo)
+    assert r.code == 1 and "no rulings log at" in r.stderr
+    assert not typo.exists()

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any, Optional
@@ -22,11 +23,11 @@ app.add_typer(log_app, name="log")
 DB_OPT = typer.Option(None, "--db", help="The log file (default: REFEREE_DB, else rulings.db in the application folder).")
 
 
-def _open(db: Optional[Path]) -> Any:
+def _open(db: Optional[Path], create: bool = False) -> Any:
     from ..store.context import db_path
     from ..store.rulings import RulingsLog
 
-    return RulingsLog.open(db_path(db))
+    return RulingsLog.open(db_path(db), create)
 
 
 def _filters(event: Optional[str], round_: Optional[str], table: Optional[str], player: Optional[str],
@@ -83,8 +84,6 @@ def event_(
         out.print(f"No event configured for {escape(str(path))}; 'referee rule' records only with --table/--round/--judge/--event.")
         return
     out.print(f"Rulings are recorded in {escape(str(path))} (settings in {escape(event_file(path).name)}):")
-    import os
-
     for key, value in asdict(config).items():
         env = os.environ.get(ENV[key])
         shown = f"{env} (from {ENV[key]})" if env else (value or "-")
@@ -199,8 +198,6 @@ def withdraw(
     db: Optional[Path] = DB_OPT,
 ) -> None:
     """Mark a mistaken ruling withdrawn. It stays in the log, with who withdrew it, when and why."""
-    import os
-
     from ..store.context import db_path, read_event
 
     who = by or os.environ.get("REFEREE_JUDGE") or read_event(db_path(db)).judge
@@ -247,7 +244,7 @@ def import_(
     from ..store.transfer import read_export
 
     read = [(f, *read_export(f)) for f in files]  # read every file before writing any
-    with _open(db) as log:
+    with _open(db, create=True) as log:
         for f, rulings, snaps in read:
             added, withdrawn = log.merge(rulings, snaps)
             extra = f", {withdrawn} newly withdrawn" if withdrawn else ""

@@ -209,6 +209,10 @@ def rule(
     from ..store.context import log_context
 
     log_to = log_context(db, event, round_, table, judge, no_log)
+    if log_to is not None:
+        from ..store.rulings import check
+
+        check(log_to.db)
     from ..answers import normalize
     from ..loader import load_strict
     from ..scenarios import fact_for, facts_of, load_file, players_map

@@ -48,14 +48,15 @@ class StoreError(RefereeError):
     """The log cannot be used: not a log, damaged, newer than this referee, unwritable."""
 
 
-def _refuse(path: Path, why: str) -> StoreError:
+def refuse(path: Path, why: str) -> StoreError:
+    why = " ".join(why.replace("*** in database main ***", "").split())  # SQLite's reports span lines
     return StoreError(f"{path}: {why}; not touching it (use another --db or REFEREE_DB)")
 
 
 def _check_file(path: Path) -> None:
     """Refuse anything that is not an SQLite file before SQLite sees it (it would not be ours)."""
     if path.is_dir():
-        raise _refuse(path, "is a folder, not a rulings log")
+        raise refuse(path, "is a folder, not a rulings log")
     if not path.exists():
         return
     try:
@@ -64,13 +65,19 @@ def _check_file(path: Path) -> None:
     except OSError as exc:
         raise StoreError(f"{path}: cannot read the rulings log ({exc.strerror})") from None
     if head and head != SQLITE_MAGIC:
-        raise _refuse(path, "is not a rulings log (not an SQLite database)")
+        raise refuse(path, "is not a rulings log (not an SQLite database)")
 
 
-def connect(path: Path) -> sqlite3.Connection:
-    """An open, migrated log; a StoreError (one line) for anything that is not one."""
+def connect(path: Path, create: bool = True) -> sqlite3.Connection:
+    """An open, migrated log; a StoreError (one line) for anything that is not one.
+
+    Without `create`, a missing file is an error rather than a new empty log (a mistyped
+    --db should not quietly show an empty log).
+    """
     path = Path(path)
     _check_file(path)
+    if not create and not path.exists():
+        raise StoreError(f"no rulings log at {path} yet; 'referee rule --table N' or 'referee log event NAME' starts one")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -86,7 +93,7 @@ def connect(path: Path) -> sqlite3.Connection:
         conn.execute("PRAGMA synchronous = NORMAL")  # durable in WAL mode, except on power loss
     except sqlite3.DatabaseError as exc:
         conn.close()
-        raise _refuse(path, f"is damaged or not a rulings log ({exc})") from None
+        raise refuse(path, f"is damaged or not a rulings log ({exc})") from None
     except StoreError:
         conn.close()
         raise
@@ -104,7 +111,7 @@ def _migrate(conn: sqlite3.Connection, path: Path) -> None:
         if app_id != APPLICATION_ID:
             tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
             if tables:
-                raise _refuse(path, "is an SQLite database of another program, not a rulings log")
+                raise refuse(path, "is an SQLite database of another program, not a rulings log")
             conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         if version > SCHEMA_VERSION:
             raise StoreError(f"{path}: this log was written by a newer referee (schema {version}, "
@@ -136,4 +143,4 @@ def guard(path: Path) -> Iterator[None]:
     except sqlite3.OperationalError as exc:
         raise StoreError(f"{path}: the rulings log could not be used ({exc})") from None
     except sqlite3.DatabaseError as exc:
-        raise _refuse(path, f"is damaged ({exc})") from None
+        raise refuse(path, f"is damaged ({exc})") from None

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from ..errors import UsageError
-from .db import StoreError, connect, guard, transaction
+from .db import StoreError, connect, guard, refuse, transaction
 from .record import FIELDS, JSON_FIELDS, Ruling, utc_now
 
 COLUMN = {"table": "table_no"}  # `table` is an SQL keyword
@@ -89,8 +89,8 @@ class RulingsLog:
         self.conn = conn
 
     @classmethod
-    def open(cls, path: Path) -> "RulingsLog":
-        return cls(Path(path), connect(Path(path)))
+    def open(cls, path: Path, create: bool = True) -> "RulingsLog":
+        return cls(Path(path), connect(Path(path), create))
 
     def __enter__(self) -> "RulingsLog":
         return self
@@ -198,6 +198,15 @@ class RulingsLog:
                 if dead or paid or lost:
                     rec.against.append(r)
         return sorted(table.values(), key=lambda p: (-len(p.against), -p.dead, p.name.casefold()))
+
+
+def check(path: Path) -> None:
+    """Open (creating) the log, check it and close it: a bad --db is reported before the
+    questions, not after the ruling is read out."""
+    with RulingsLog.open(path) as log, guard(log.path):
+        result = log.conn.execute("PRAGMA quick_check(1)").fetchone()[0]
+        if result != "ok":
+            raise refuse(log.path, f"is damaged ({result})")
 
 
 def record(ctx: Any, outcome: Any, players: dict[str, str], printed: str, document: dict[str, Any]) -> Ruling:
