@@ -368,3 +368,13 @@ def test_reading_a_missing_log_does_not_create_one(tmp_path: Path) -> None:
     r = cli("log", "list", "--db", typo)
     assert r.code == 1 and "no rulings log at" in r.stderr
     assert not typo.exists()
+
+
+def test_replay_names_a_question_the_rules_now_ask(db: Path, tmp_path: Path) -> None:
+    folder = _copy_house(tmp_path)
+    rule(db, *DEAD, "--table", "1", ruleset=folder)
+    sit = folder / "situations" / "picked-wrong-end.yaml"
+    sit.write_text(sit.read_text().replace("    no: dead", "    no: {goto: tile-count}"))
+    r = cli("log", "replay", records(db)[0]["id"], "--db", db)
+    assert "ask 'east_discarded', which was not asked" in r.stdout
+    assert "recorded rules" in r.stdout and "same ruling" in r.stdout

@@ -219,8 +219,11 @@ def export(
     db: Optional[Path] = DB_OPT,
 ) -> None:
     """Every recorded ruling, every field, for a spreadsheet or for 'referee log import' on another machine."""
-    from ..store.transfer import export as render, write
+    from ..errors import UsageError
+    from ..store.transfer import FORMATS, export as render, write
 
+    if fmt not in FORMATS:
+        raise UsageError(f"--format: '{fmt}' is not one of {', '.join(FORMATS)}")
     with _open(db) as log:
         rulings = log.find(_filters(event, None, None, None, None, since))
         hashes = {r.ruleset_hash for r in rulings}

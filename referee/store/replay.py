@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import RefereeError
+from ..errors import MissingAnswer, RefereeError
 from .record import Ruling, verdict
 from .rulings import RulingsLog
 from .snapshot import restore
@@ -53,6 +53,8 @@ def _run(rs: Any, r: Ruling, label: str) -> Run:
     name = f"{rs.id} {rs.meta.version} ({rs.hash})"
     try:
         outcome = run(rs, r.situation, dict(r.answers), dict(r.players))
+    except MissingAnswer as exc:
+        return Run(label, name, problem=f"these rules ask '{exc.fact}', which was not asked when the ruling was made")
     except RefereeError as exc:
         return Run(label, name, problem=exc.message)
     return Run(label, name, verdict(outcome))
