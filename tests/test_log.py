@@ -378,3 +378,28 @@ def test_replay_names_a_question_the_rules_now_ask(db: Path, tmp_path: Path) -> 
     r = cli("log", "replay", records(db)[0]["id"], "--db", db)
     assert "ask 'east_discarded', which was not asked" in r.stdout
     assert "recorded rules" in r.stdout and "same ruling" in r.stdout
+
+
+def test_hostile_names_print_harmlessly_and_travel_intact(db: Path, tmp_path: Path) -> None:
+    name = "Eve\x1b[31m [bold]x[/bold]\u202e"
+    rule(db, *DEAD, "--table", "1", "--player", f"West={name}")
+    [rec] = records(db)
+    assert rec["players"] == {"West": name}  # stored as given
+    for args in (["list"], ["show", rec["id"]], ["players"]):
+        shown = cli("log", *args, "--db", db).stdout
+        assert "\x1b" not in shown and "\u202e" not in shown and "[bold]x[/bold]" in shown
+    out = tmp_path / "x.jsonl"
+    cli("log", "export", "-o", out, "--db", db)
+    assert "\x1b" not in out.read_text() and "\u202e" not in out.read_text()
+    cli("log", "import", out, "--db", tmp_path / "b.db")
+    assert records(tmp_path / "b.db")[0]["players"] == {"West": name}
+
+
+def test_an_interactive_ruling_records_its_questions_and_only_the_ruling_as_printed(db: Path) -> None:
+    r = Run(CliRunner().invoke(app, ["rule", "picked-wrong-end", "--ruleset", str(HOUSE), "--table", "2", "--db", str(db)],
+                               input="no\nWest\n"))
+    assert r.code == 0, r.stdout + r.stderr
+    [rec] = records(db)
+    assert rec["ruling_id"] == "HW-1" and rec["seats"] == {"picker": "West"}
+    assert [q["answer"] for q in rec["questions"]] == ["no"]
+    assert "Ruling HW-1" in rec["printed"] and "discard claimed" not in rec["printed"]

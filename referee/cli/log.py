@@ -10,7 +10,7 @@ from typing import Any, Optional
 import typer
 from rich.markup import escape
 
-from . import EXIT_FINDING, app, err, guarded, out
+from . import EXIT_FINDING, app, err, guarded, out, print_json, safe
 
 log_app = typer.Typer(
     no_args_is_help=True,
@@ -81,13 +81,13 @@ def event_(
         config = replace(config, **{k: (v.strip() or None) for k, v in changes.items()})
         write_event(path, config)
     if not config.any():
-        out.print(f"No event configured for {escape(str(path))}; 'referee rule' records only with --table/--round/--judge/--event.")
+        out.print(f"No event configured for {safe(str(path))}; 'referee rule' records only with --table/--round/--judge/--event.")
         return
-    out.print(f"Rulings are recorded in {escape(str(path))} (settings in {escape(event_file(path).name)}):")
+    out.print(f"Rulings are recorded in {safe(str(path))} (settings in {safe(event_file(path).name)}):")
     for key, value in asdict(config).items():
         env = os.environ.get(ENV[key])
         shown = f"{env} (from {ENV[key]})" if env else (value or "-")
-        out.print(f"  {key:<6} {escape(shown)}")
+        out.print(f"  {key:<6} {safe(shown)}")
 
 
 @log_app.command("list", epilog="""Examples:\n
@@ -109,16 +109,16 @@ def list_(
     with _open(db) as log:
         found = log.find(_filters(event, round_, table, player, situation, since))
     if as_json:
-        out.print_json(json.dumps([r.as_dict() for r in found]))
+        print_json([r.as_dict() for r in found])
         return
     if not found:
         out.print("No rulings recorded" + (" that match." if any((event, round_, table, player, situation, since)) else " yet."))
         return
     for r in found:
         mark = " [red]WITHDRAWN[/]" if r.withdrawn else ""
-        where = f"  [dim]{escape(_where(r))}[/]" if _where(r) else ""
-        who = f"  {escape(_who(r))}" if r.players else ""
-        out.print(f"[bold]{r.id[-8:]}[/]  {_when(r.recorded_at)}  {escape(r.ruling_id)} {escape(r.situation)}{where}{who}{mark}")
+        where = f"  [dim]{safe(_where(r))}[/]" if _where(r) else ""
+        who = f"  {safe(_who(r))}" if r.players else ""
+        out.print(f"[bold]{r.id[-8:]}[/]  {_when(r.recorded_at)}  {safe(r.ruling_id)} {safe(r.situation)}{where}{who}{mark}")
     out.print(f"[dim]{len(found)} ruling{'s' if len(found) != 1 else ''}; 'referee log show ID' for one in full[/]")
 
 
@@ -133,26 +133,26 @@ def show(
     with _open(db) as log:
         r = log.get(ruling)
     if as_json:
-        out.print_json(json.dumps(r.as_dict()))
+        print_json(r.as_dict())
         return
-    out.print(f"[bold]Ruling {r.id}[/]  {escape(r.ruling_id)} ({escape(r.situation)})")
+    out.print(f"[bold]Ruling {r.id}[/]  {safe(r.ruling_id)} ({safe(r.situation)})")
     if r.withdrawn:
-        out.print(f"[bold red]WITHDRAWN[/] {_when(r.withdrawn_at)} by {escape(r.withdrawn_by or 'unknown')}: {escape(r.withdrawn_reason or '')}")
-    out.print(f"recorded {_when(r.recorded_at)}" + (f" by {escape(r.judge)}" if r.judge else "") + (f" on {escape(r.machine)}" if r.machine else ""))
+        out.print(f"[bold red]WITHDRAWN[/] {_when(r.withdrawn_at)} by {safe(r.withdrawn_by or 'unknown')}: {safe(r.withdrawn_reason or '')}")
+    out.print(f"recorded {_when(r.recorded_at)}" + (f" by {safe(r.judge)}" if r.judge else "") + (f" on {safe(r.machine)}" if r.machine else ""))
     if _where(r):
-        out.print(escape(_where(r)))
+        out.print(safe(_where(r)))
     if r.players:
-        out.print(f"players: {escape(_who(r))}")
-    out.print(f"ruleset {escape(r.ruleset_id)} {escape(r.ruleset_version)} ({r.ruleset_hash})")
+        out.print(f"players: {safe(_who(r))}")
+    out.print(f"ruleset {safe(r.ruleset_id)} {safe(r.ruleset_version)} ({r.ruleset_hash})")
     if r.questions:
         out.print("[bold]Questions:[/]")
         for i, q in enumerate(r.questions, 1):
             answer = ", ".join(map(str, q["answer"])) if isinstance(q["answer"], list) else q["answer"]
-            out.print(f"  {i}. {escape(q['question'])} [bold]{escape(str(answer))}[/]")
+            out.print(f"  {i}. {safe(q['question'])} [bold]{safe(str(answer))}[/]")
     if r.seats:
-        out.print("[bold]Seats:[/] " + escape(", ".join(f"{k}={v if not isinstance(v, list) else ','.join(v)}" for k, v in r.seats.items())))
+        out.print("[bold]Seats:[/] " + safe(", ".join(f"{k}={v if not isinstance(v, list) else ','.join(v)}" for k, v in r.seats.items())))
     out.print("[bold]As printed:[/]")
-    out.print(escape(r.printed.rstrip()))
+    out.print(escape(r.printed.rstrip()))  # many lines: markup escaped, controls shown by the console
 
 
 @log_app.command("players", epilog="Examples:\n\n  referee log players --event \"Spring Open 2026\"\n\n  referee log players --json")
@@ -171,9 +171,9 @@ def players(
     with _open(db) as log:
         table = log.players(_filters(event, None, None, None, None, since))
     if as_json:
-        out.print_json(json.dumps([{"name": p.name, "rulings": p.rulings, "against": [r.id for r in p.against], "dead": p.dead,
+        print_json([{"name": p.name, "rulings": p.rulings, "against": [r.id for r in p.against], "dead": p.dead,
                                     "paid": p.paid, "paid_open": p.paid_open, "points_lost": p.points_lost,
-                                    "repeats": p.repeats} for p in table]))
+                                    "repeats": p.repeats} for p in table])
         return
     if not table:
         out.print("No named players in the log; name them with 'referee rule --player East=NAME'.")
@@ -182,10 +182,10 @@ def players(
     out.print(f"[bold]{'player':<{width}}  against  dead  paid  points lost[/]")
     for p in table:
         paid = str(p.paid) + (f" +{p.paid_open} open" if p.paid_open else "")
-        line = f"{escape(p.name):<{width}}  {len(p.against):>7}  {p.dead:>4}  {paid:>4}  {p.points_lost:>11}"
+        line = f"{safe(p.name):<{width}}  {len(p.against):>7}  {p.dead:>4}  {paid:>4}  {p.points_lost:>11}"
         if p.repeats:
             again = ", ".join(f"{sid} x{n}" for sid, n in p.repeats.items())
-            line = f"[bold red]{line}  REPEAT: {escape(again)}[/]"
+            line = f"[bold red]{line}  REPEAT: {safe(again)}[/]"
         out.print(line)
 
 
@@ -203,7 +203,7 @@ def withdraw(
     who = by or os.environ.get("REFEREE_JUDGE") or read_event(db_path(db)).judge
     with _open(db) as log:
         r = log.withdraw(ruling, who, reason)
-    out.print(f"Withdrawn: {r.id} ({escape(r.ruling_id)}, {escape(r.situation)}) by {escape(r.withdrawn_by or 'unknown')}: {escape(r.withdrawn_reason or '')}")
+    out.print(f"Withdrawn: {r.id} ({safe(r.ruling_id)}, {safe(r.situation)}) by {safe(r.withdrawn_by or 'unknown')}: {safe(r.withdrawn_reason or '')}")
 
 
 @log_app.command("export", epilog="""Examples:\n
@@ -231,7 +231,7 @@ def export(
     text = render(rulings, snaps, fmt)
     write(text, output, sys.stdout)
     if output is not None:
-        err.print(f"{len(rulings)} ruling{'s' if len(rulings) != 1 else ''} written to {escape(str(output))}")
+        err.print(f"{len(rulings)} ruling{'s' if len(rulings) != 1 else ''} written to {safe(str(output))}")
 
 
 @log_app.command("import", epilog="""Examples:\n
@@ -242,8 +242,11 @@ def import_(
     files: list[Path] = typer.Argument(..., help="Exports from 'referee log export' (csv, json or jsonl; told apart by content)."),
     db: Optional[Path] = DB_OPT,
 ) -> None:
-    """Merge other judges' logs into this one. Ids are unique across machines, so importing
-    the same file twice adds nothing; a withdrawal made elsewhere is carried over."""
+    """Merge other judges' exported logs into this one.
+
+    Ids are unique across machines, so importing the same file twice adds nothing; a
+    withdrawal made elsewhere is carried over. Every file is read and checked before any is added.
+    """
     from ..store.transfer import read_export
 
     read = [(f, *read_export(f)) for f in files]  # read every file before writing any
@@ -251,7 +254,7 @@ def import_(
         for f, rulings, snaps in read:
             added, withdrawn = log.merge(rulings, snaps)
             extra = f", {withdrawn} newly withdrawn" if withdrawn else ""
-            out.print(f"{escape(str(f))}: {len(rulings)} ruling{'s' if len(rulings) != 1 else ''}, {added} new{extra}")
+            out.print(f"{safe(str(f))}: {len(rulings)} ruling{'s' if len(rulings) != 1 else ''}, {added} new{extra}")
 
 
 @log_app.command("replay", epilog="Examples:\n\n  referee log replay 7f3k9q2a")
@@ -271,20 +274,20 @@ def replay(
     with _open(db) as log:
         result = run(log, log.get(ruling))
     r = result.ruling
-    out.print(f"[bold]Ruling {r.id}[/]: recorded {escape(r.ruling_id)} ({escape(r.situation)}) under {escape(r.ruleset_id)} {escape(r.ruleset_version)} ({r.ruleset_hash})")
+    out.print(f"[bold]Ruling {r.id}[/]: recorded {safe(r.ruling_id)} ({safe(r.situation)}) under {safe(r.ruleset_id)} {safe(r.ruleset_version)} ({r.ruleset_hash})")
     for run_ in result.runs:
         if run_.problem and run_.verdict is None:
-            out.print(f"  {run_.label}, {escape(run_.ruleset)}: [yellow]cannot replay: {escape(run_.problem)}[/]")
+            out.print(f"  {run_.label}, {safe(run_.ruleset)}: [yellow]cannot replay: {safe(run_.problem)}[/]")
             continue
         assert run_.verdict is not None
         diff = run_.differs_from(result.recorded)
         state = "[green]same ruling[/]" if not diff else f"[bold red]differs ({', '.join(diff)})[/]"
-        out.print(f"  {run_.label}, {escape(run_.ruleset)}: {escape(run_.verdict['ruling'])}: {state}")
+        out.print(f"  {run_.label}, {safe(run_.ruleset)}: {safe(run_.verdict['ruling'])}: {state}")
         if run_.problem:
-            out.print(f"    [yellow]{escape(run_.problem)}[/]")
+            out.print(f"    [yellow]{safe(run_.problem)}[/]")
         if diff:
             for key in diff:
-                out.print(f"    {key}: recorded {escape(json.dumps(result.recorded[key]))}, now {escape(json.dumps(run_.verdict[key]))}")
+                out.print(f"    {key}: recorded {safe(json.dumps(result.recorded[key]))}, now {safe(json.dumps(run_.verdict[key]))}")
     if result.differs:
         out.print("[bold]The ruling would now differ.[/]")
         raise typer.Exit(EXIT_FINDING)

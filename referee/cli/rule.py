@@ -250,8 +250,9 @@ def _record(log_to: Any, outcome: Any, players: dict[str, str], as_json: bool) -
     from ..store.rulings import record
 
     document = outcome_json(outcome)
-    printed = dumps(document) if as_json else out.export_text(clear=True)  # print_json's very text
+    shown = out.export_text(clear=True)
     out.record = False
+    printed = dumps(document) if as_json else shown  # print_json's very text
     r = record(log_to, outcome, players, printed, document)
     where = ", ".join(x for x in (r.event, r.round and f"round {r.round}", r.table and f"table {r.table}") if x)
     err.print(f"[dim]logged {r.id[-8:]}" + (f" ({safe(where)})" if where else "") + f" in {safe(log_to.db)}[/]")

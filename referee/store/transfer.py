@@ -1,5 +1,7 @@
 """Export the log (csv, json, jsonl) and read exports back, so judges' logs can be merged.
 
+JSON is written ASCII-only: a name's control or bidi characters travel as escapes, never raw.
+
 JSON and JSONL carry the stored rules too (for replay); CSV is for spreadsheets and carries
 the rulings only. Every format reads back to the same rulings, field for field.
 """
@@ -28,9 +30,9 @@ def _snap_json(s: Snapshot) -> dict[str, str]:
 def export(rulings: list[Ruling], snapshots: list[Snapshot], fmt: str) -> str:
     if fmt == "json":
         doc = {"format": FORMAT_TAG, "rulings": [r.as_dict() for r in rulings], "snapshots": [_snap_json(s) for s in snapshots]}
-        return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+        return json.dumps(doc, indent=2) + "\n"
     if fmt == "jsonl":
-        lines = [json.dumps({"kind": "ruling", **r.as_dict()}, ensure_ascii=False) for r in rulings]
+        lines = [json.dumps({"kind": "ruling", **r.as_dict()}) for r in rulings]
         lines += [json.dumps({"kind": "snapshot", **_snap_json(s)}) for s in snapshots]
         return "".join(line + "\n" for line in lines)
     if fmt == "csv":
