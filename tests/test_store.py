@@ -63,3 +63,26 @@ def test_since_reads_dates_times_and_today() -> None:
     assert since_utc("today").endswith("Z")
     with pytest.raises(UsageError):
         since_utc("last week")
+
+
+def test_an_older_log_is_migrated_when_opened(tmp_path: Path, monkeypatch) -> None:
+    import sqlite3
+
+    from referee.store import db as store_db
+    from referee.store.record import Ruling, utc_now
+    from referee.store.rulings import RulingsLog
+
+    path = tmp_path / "r.db"
+    r = Ruling(id=new_id(), recorded_at=utc_now(), ruleset_id="x", ruleset_version="1", ruleset_hash="abc",
+               situation="s", ruled_in="s", ruling_id="R-1", game="ends")
+    with RulingsLog.open(path) as log:
+        log.add(r)
+    later = [*store_db.MIGRATIONS, "ALTER TABLE rulings ADD COLUMN venue TEXT"]
+    monkeypatch.setattr(store_db, "MIGRATIONS", later)
+    monkeypatch.setattr(store_db, "SCHEMA_VERSION", len(later))
+    with RulingsLog.open(path) as log:
+        assert [x.id for x in log.find()] == [r.id]
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == len(later)
+    assert "venue" in [row[1] for row in conn.execute("PRAGMA table_info(rulings)")]
+    conn.close()

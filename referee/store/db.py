@@ -89,7 +89,8 @@ def connect(path: Path, create: bool = True) -> sqlite3.Connection:
     try:
         conn.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
         _migrate(conn, path)
-        conn.execute("PRAGMA journal_mode = WAL")
+        if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":  # once per file; it persists
+            conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = NORMAL")  # durable in WAL mode, except on power loss
     except sqlite3.DatabaseError as exc:
         conn.close()
