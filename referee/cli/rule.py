@@ -179,7 +179,8 @@ def _print_outcome(o: Any) -> None:
   referee rule                                   # type what happened, pick, answer\n
   referee rule wrong-end --seat picker=West\n
   referee rule misnamed-discard --answer misnamed_claimed_for=mahjong --answer mahjong_with=named --seat misnamer=South --seat caller=North --answer hand_value=25 --no-input --json\n
-  referee rule --answers scenarios/nmjl/mahjong-in-error/two-threw-in.yaml""")
+  referee rule --answers scenarios/nmjl/mahjong-in-error/two-threw-in.yaml\n
+  referee rule wrong-end --seat picker=West --player West=Ruth --table 12 --round 3 --judge Ann   # recorded in the rulings log""")
 @guarded
 def rule(
     situation: Optional[str] = typer.Argument(None, help="Situation id, or words to search for."),

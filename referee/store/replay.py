@@ -76,18 +76,18 @@ def replay(log: RulingsLog, r: Ruling) -> Replay:
     recorded = recorded_verdict(r)
     runs: list[Run] = []
     snap = log.snapshot(r.ruleset_hash)
-    label = f"recorded rules {r.ruleset_id} {r.ruleset_version} ({r.ruleset_hash})"
+    as_recorded = f"{r.ruleset_id} {r.ruleset_version} ({r.ruleset_hash})"
     if snap is None:
-        runs.append(Run("recorded rules", label[len("recorded rules "):], problem="this log holds no copy of those rules"))
+        runs.append(Run("recorded rules", as_recorded, problem="this log holds no copy of those rules"))
     else:
         with tempfile.TemporaryDirectory(prefix="referee-replay-") as tmp:
             try:
                 rs = _load(restore(snap, Path(tmp)))
             except RefereeError as exc:
-                runs.append(Run("recorded rules", label[len("recorded rules "):], problem=f"the stored rules do not load: {exc}"))
+                runs.append(Run("recorded rules", as_recorded, problem=f"the stored rules do not load: {exc}"))
             else:
                 run = _run(rs, r, "recorded rules")
-                if rs.hash != r.ruleset_hash:
+                if rs.hash != r.ruleset_hash:  # e.g. a base found in the current folder, not the copy
                     run.problem = f"the stored rules reload as {rs.hash}, not {r.ruleset_hash}"
                 runs.append(run)
     today = r.ruleset_source if r.ruleset_source and (Path(r.ruleset_source) / "ruleset.yaml").is_file() else r.ruleset_id
