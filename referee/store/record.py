@@ -99,10 +99,11 @@ def from_outcome(o: Any, ctx: LogContext, players: dict[str, str], printed: str,
         definition = rs.fact(s.fact, s.situation)
         questions.append({"question": definition.ask if definition else s.fact, "fact": s.fact,
                           "answer": s.answer, "situation": s.situation})
+    visited = [o.start, *(s.situation for s in o.path), o.situation]  # a goto's roles count too
     seats = {}
     for name, value in o.facts.items():
-        definition = rs.fact(name, o.situation) or rs.fact(name, o.start)
-        if definition is not None and definition.type in ("seat", "seats") and value is not None:
+        kinds = {d.type for d in (rs.fact(name, sid) for sid in visited) if d is not None}
+        if kinds & {"seat", "seats"} and value is not None:
             seats[name] = value
     v = verdict(o)
     return Ruling(
