@@ -18,3 +18,11 @@ def cli():
         return runner.invoke(app, list(args), input=input, catch_exceptions=False)
 
     return invoke
+
+
+@pytest.fixture(autouse=True)
+def _private_log(tmp_path_factory, monkeypatch):
+    """No test records into the real rulings log, whatever the developer's shell has set."""
+    for name in ("REFEREE_EVENT", "REFEREE_JUDGE", "REFEREE_ROUND", "REFEREE_TABLE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("REFEREE_DB", str(tmp_path_factory.mktemp("log") / "rulings.db"))

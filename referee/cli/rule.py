@@ -7,7 +7,7 @@ from typing import Any, Optional
 
 import typer
 from ..errors import UsageError
-from . import _pairs, app, ask, guarded, out, print_json, safe
+from . import _pairs, app, ask, err, guarded, out, print_json, safe
 from .show import styled, wrap, wrapped
 
 
@@ -180,7 +180,8 @@ def _print_outcome(o: Any) -> None:
   referee rule wrong-end --seat picker=West\n
   referee rule misnamed-discard --answer misnamed_claimed_for=mahjong --answer mahjong_with=named --seat misnamer=South --seat caller=North --answer hand_value=25 --no-input --json\n
   referee rule --answers scenarios/nmjl/mahjong-in-error/two-threw-in.yaml\n
-  referee rule fifth-player-bettor --player Bettor=Fiona --player West=Ruth""")
+  referee rule fifth-player-bettor --player Bettor=Fiona --player West=Ruth\n
+  referee rule wrong-end --seat picker=West --player West=Ruth --table 12 --round 3 --judge Ann   # recorded in the rulings log""")
 @guarded
 def rule(
     situation: Optional[str] = typer.Argument(None, help="Situation id, or words to search for."),
@@ -191,12 +192,29 @@ def rule(
     player: list[str] = typer.Option([], "--player", "-p", help="SEAT=NAME, e.g. East=Ruth, or Bettor=NAME for a fifth player; repeatable."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON document instead of text."),
     no_input: bool = typer.Option(False, "--no-input", help="Never prompt: a missing answer exits 2 and names it."),
+    table: Optional[str] = typer.Option(None, "--table", help="Table number; records the ruling in the log.", rich_help_panel="Rulings log"),
+    round_: Optional[str] = typer.Option(None, "--round", help="Round; records the ruling in the log.", rich_help_panel="Rulings log"),
+    judge: Optional[str] = typer.Option(None, "--judge", help="Judge's name; records the ruling in the log.", rich_help_panel="Rulings log"),
+    event: Optional[str] = typer.Option(None, "--event", help="Event name (default: REFEREE_EVENT or 'referee log event').", rich_help_panel="Rulings log"),
+    db: Optional[Path] = typer.Option(None, "--db", help="Log file (default: REFEREE_DB, else the application folder).", rich_help_panel="Rulings log"),
+    no_log: bool = typer.Option(False, "--no-log", help="Record nothing, even with an event configured (practice).", rich_help_panel="Rulings log"),
 ) -> None:
     """Find a situation, answer its questions, and print the ruling.
 
     Answers come from --answers FILE, then --answer/--seat (which win); anything still
     missing is asked at the prompt, or is an error under --no-input.
+
+    The ruling is recorded in the rulings log, as printed, when --table, --round, --judge,
+    --event or --db is given or an event is configured (REFEREE_EVENT, 'referee log event');
+    --no-log records nothing. Without any of these the log is not opened at all.
     """
+    from ..store.context import log_context
+
+    log_to = log_context(db, event, round_, table, judge, no_log)
+    if log_to is not None:
+        from ..store.rulings import check
+
+        check(log_to.db)
     from ..answers import normalize
     from ..loader import load_strict
     from ..scenarios import fact_for, facts_of, load_file, players_map
@@ -217,9 +235,26 @@ def rule(
         facts[name] = normalize(name, fact_for(rs, sid, name), value)
     players.update(players_map(_pairs(player, "--player"), "--player"))
     outcome = _resolve(rs, sid, facts, players, no_input)
+    out.record = log_to is not None  # keep what is printed, for the log
     if as_json:
         from ..render import outcome_json
 
         print_json(outcome_json(outcome))
     else:
         _print_outcome(outcome)
+    if log_to is not None:
+        _record(log_to, outcome, players, as_json)
+
+
+def _record(log_to: Any, outcome: Any, players: dict[str, str], as_json: bool) -> None:
+    from ..render import outcome_json
+    from ..safe import dumps
+    from ..store.rulings import record
+
+    document = outcome_json(outcome)
+    shown = out.export_text(clear=True)
+    out.record = False
+    printed = dumps(document) if as_json else shown  # print_json's very text
+    r = record(log_to, outcome, players, printed, document)
+    where = ", ".join(x for x in (r.event, r.round and f"round {r.round}", r.table and f"table {r.table}") if x)
+    err.print(f"[dim]logged {r.id[-8:]}" + (f" ({safe(where)})" if where else "") + f" in {safe(log_to.db)}[/]")

@@ -1,0 +1,297 @@
+"""`referee log ...`: the rulings log of an event or a home group (the store does the work)."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+from rich.markup import escape
+
+from . import EXIT_FINDING, app, err, guarded, out, print_json, safe
+
+log_app = typer.Typer(
+    no_args_is_help=True,
+    rich_markup_mode="rich",
+    help="The rulings log: every ruling recorded by 'referee rule' with --table/--round/--judge or a configured event.",
+    epilog="The log is an SQLite file in your application folder; --db or REFEREE_DB points elsewhere.",
+)
+app.add_typer(log_app, name="log")
+
+DB_OPT = typer.Option(None, "--db", help="The log file (default: REFEREE_DB, else rulings.db in the application folder).")
+
+
+def _open(db: Optional[Path], create: bool = False) -> Any:
+    from ..store.context import db_path
+    from ..store.rulings import RulingsLog
+
+    return RulingsLog.open(db_path(db), create)
+
+
+def _filters(event: Optional[str], round_: Optional[str], table: Optional[str], player: Optional[str],
+             situation: Optional[str], since: Optional[str]) -> Any:
+    from ..store.rulings import Filters, since_utc
+
+    return Filters(event=event, round=round_, table=table, player=player, situation=situation,
+                   since=since_utc(since) if since else None)
+
+
+def _when(iso: str) -> str:
+    return iso[:16].replace("T", " ") + "Z"
+
+
+def _who(r: Any) -> str:
+    return ", ".join(f"{seat} {name}" for seat, name in r.players.items())
+
+
+def _where(r: Any) -> str:
+    parts = [r.event or "", f"round {r.round}" if r.round else "", f"table {r.table}" if r.table else ""]
+    return ", ".join(p for p in parts if p)
+
+
+@log_app.command("event", epilog="""Examples:\n
+  referee log event "Spring Open 2026" --judge Ann\n
+  referee log event --round 3                   # keep the event, move to round 3\n
+  referee log event                             # show what rulings are recorded under\n
+  referee log event --clear                     # stop recording by default""")
+@guarded
+def event_(
+    name: Optional[str] = typer.Argument(None, help="The event's name; rulings are recorded under it from now on."),
+    judge: Optional[str] = typer.Option(None, "--judge", help="Your name, recorded with every ruling."),
+    round_: Optional[str] = typer.Option(None, "--round", help="The current round."),
+    table: Optional[str] = typer.Option(None, "--table", help="A fixed table (a home group's one table)."),
+    clear: bool = typer.Option(False, "--clear", help="Forget the event: 'referee rule' records nothing by default."),
+    db: Optional[Path] = DB_OPT,
+) -> None:
+    """Configure the event once: every 'referee rule' afterwards is recorded under it.
+
+    REFEREE_EVENT, REFEREE_JUDGE, REFEREE_ROUND and REFEREE_TABLE override these settings;
+    options on 'referee rule' override both. 'referee rule --no-log' records nothing.
+    """
+    from dataclasses import asdict, replace
+
+    from ..store.context import ENV, EventConfig, db_path, event_file, read_event, write_event
+
+    path = db_path(db)
+    config = EventConfig() if clear else read_event(path)
+    changes = {k: v for k, v in {"event": name, "judge": judge, "round": round_, "table": table}.items() if v is not None}
+    if changes or clear:
+        config = replace(config, **{k: (v.strip() or None) for k, v in changes.items()})
+        write_event(path, config)
+    if not config.any():
+        out.print(f"No event configured for {safe(str(path))}; 'referee rule' records only with --table/--round/--judge/--event.")
+        return
+    out.print(f"Rulings are recorded in {safe(str(path))} (settings in {safe(event_file(path).name)}):")
+    for key, value in asdict(config).items():
+        env = os.environ.get(ENV[key])
+        shown = f"{env} (from {ENV[key]})" if env else (value or "-")
+        out.print(f"  {key:<6} {safe(shown)}")
+
+
+@log_app.command("list", epilog="""Examples:\n
+  referee log list --event "Spring Open 2026" --round 3\n
+  referee log list --player Ruth\n
+  referee log list --since today --json""")
+@guarded
+def list_(
+    event: Optional[str] = typer.Option(None, "--event", help="Only this event."),
+    round_: Optional[str] = typer.Option(None, "--round", help="Only this round."),
+    table: Optional[str] = typer.Option(None, "--table", help="Only this table."),
+    player: Optional[str] = typer.Option(None, "--player", help="Only rulings naming this player (any seat)."),
+    situation: Optional[str] = typer.Option(None, "--situation", help="Only this situation id."),
+    since: Optional[str] = typer.Option(None, "--since", help="Only from this date or time on: 2026-11-23, 2026-11-23T14:00, today."),
+    as_json: bool = typer.Option(False, "--json", help="Print the rulings as JSON."),
+    db: Optional[Path] = DB_OPT,
+) -> None:
+    """The recorded rulings, oldest first; withdrawn ones are marked."""
+    with _open(db) as log:
+        found = log.find(_filters(event, round_, table, player, situation, since))
+    if as_json:
+        print_json([r.as_dict() for r in found])
+        return
+    if not found:
+        out.print("No rulings recorded" + (" that match." if any((event, round_, table, player, situation, since)) else " yet."))
+        return
+    for r in found:
+        mark = " [red]WITHDRAWN[/]" if r.withdrawn else ""
+        where = f"  [dim]{safe(_where(r))}[/]" if _where(r) else ""
+        who = f"  {safe(_who(r))}" if r.players else ""
+        out.print(f"[bold]{r.id[-8:]}[/]  {_when(r.recorded_at)}  {safe(r.ruling_id)} {safe(r.situation)}{where}{who}{mark}")
+    out.print(f"[dim]{len(found)} ruling{'s' if len(found) != 1 else ''}; 'referee log show ID' for one in full[/]")
+
+
+@log_app.command("show", epilog="Examples:\n\n  referee log show 7f3k9q2a\n\n  referee log show 01jd3k7f3k9q2a --json")
+@guarded
+def show(
+    ruling: str = typer.Argument(..., help="The ruling's id, or its last (or first) characters as 'log list' shows."),
+    as_json: bool = typer.Option(False, "--json", help="Print the whole record as JSON."),
+    db: Optional[Path] = DB_OPT,
+) -> None:
+    """One ruling in full: when, where, who, the questions and answers, and the ruling as it was printed."""
+    with _open(db) as log:
+        r = log.get(ruling)
+    if as_json:
+        print_json(r.as_dict())
+        return
+    out.print(f"[bold]Ruling {r.id}[/]  {safe(r.ruling_id)} ({safe(r.situation)})")
+    if r.withdrawn:
+        out.print(f"[bold red]WITHDRAWN[/] {_when(r.withdrawn_at)} by {safe(r.withdrawn_by or 'unknown')}: {safe(r.withdrawn_reason or '')}")
+    out.print(f"recorded {_when(r.recorded_at)}" + (f" by {safe(r.judge)}" if r.judge else "") + (f" on {safe(r.machine)}" if r.machine else ""))
+    if _where(r):
+        out.print(safe(_where(r)))
+    if r.players:
+        out.print(f"players: {safe(_who(r))}")
+    out.print(f"ruleset {safe(r.ruleset_id)} {safe(r.ruleset_version)} ({r.ruleset_hash})")
+    if r.questions:
+        out.print("[bold]Questions:[/]")
+        for i, q in enumerate(r.questions, 1):
+            answer = ", ".join(map(str, q["answer"])) if isinstance(q["answer"], list) else q["answer"]
+            out.print(f"  {i}. {safe(q['question'])} [bold]{safe(str(answer))}[/]")
+    if r.seats:
+        out.print("[bold]Seats:[/] " + safe(", ".join(f"{k}={v if not isinstance(v, list) else ','.join(v)}" for k, v in r.seats.items())))
+    out.print("[bold]As printed:[/]")
+    out.print(escape(r.printed.rstrip()))  # many lines: markup escaped, controls shown by the console
+
+
+@log_app.command("players", epilog="Examples:\n\n  referee log players --event \"Spring Open 2026\"\n\n  referee log players --json")
+@guarded
+def players(
+    event: Optional[str] = typer.Option(None, "--event", help="Only this event."),
+    since: Optional[str] = typer.Option(None, "--since", help="Only from this date or time on."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+    db: Optional[Path] = DB_OPT,
+) -> None:
+    """Per player: rulings against them (dead, paid or lost points), dead hands, amounts paid, points lost.
+
+    A player ruled against twice for the same situation is a repeat offence and is marked.
+    Withdrawn rulings do not count.
+    """
+    with _open(db) as log:
+        table = log.players(_filters(event, None, None, None, None, since))
+    if as_json:
+        print_json([{"name": p.name, "rulings": p.rulings, "against": [r.id for r in p.against], "dead": p.dead,
+                                    "paid": p.paid, "paid_open": p.paid_open, "points_lost": p.points_lost,
+                                    "repeats": p.repeats} for p in table])
+        return
+    if not table:
+        out.print("No named players in the log; name them with 'referee rule --player East=NAME'.")
+        return
+    width = max(len(p.name) for p in table)
+    out.print(f"[bold]{'player':<{width}}  against  dead  paid  points lost[/]")
+    for p in table:
+        paid = str(p.paid) + (f" +{p.paid_open} open" if p.paid_open else "")
+        line = f"{safe(p.name):<{width}}  {len(p.against):>7}  {p.dead:>4}  {paid:>4}  {p.points_lost:>11}"
+        if p.repeats:
+            again = ", ".join(f"{sid} x{n}" for sid, n in p.repeats.items())
+            line = f"[bold red]{line}  REPEAT: {safe(again)}[/]"
+        out.print(line)
+
+
+@log_app.command("withdraw", epilog="Examples:\n\n  referee log withdraw 7f3k9q2a --reason \"wrong seat named as discarder\" --by Ann")
+@guarded
+def withdraw(
+    ruling: str = typer.Argument(..., help="The ruling's id (or its last characters)."),
+    reason: str = typer.Option(..., "--reason", help="Why the ruling was a mistake."),
+    by: Optional[str] = typer.Option(None, "--by", help="Who withdraws it (default: the judge from REFEREE_JUDGE or 'log event')."),
+    db: Optional[Path] = DB_OPT,
+) -> None:
+    """Mark a mistaken ruling withdrawn. It stays in the log, with who withdrew it, when and why."""
+    from ..store.context import db_path, read_event
+
+    who = by or os.environ.get("REFEREE_JUDGE") or read_event(db_path(db)).judge
+    with _open(db) as log:
+        r = log.withdraw(ruling, who, reason)
+    out.print(f"Withdrawn: {r.id} ({safe(r.ruling_id)}, {safe(r.situation)}) by {safe(r.withdrawn_by or 'unknown')}: {safe(r.withdrawn_reason or '')}")
+
+
+@log_app.command("export", epilog="""Examples:\n
+  referee log export --format csv > rulings.csv\n
+  referee log export --format jsonl --output ann-laptop.jsonl\n
+  referee log export --format json --event "Spring Open 2026" -o spring.json""")
+@guarded
+def export(
+    fmt: str = typer.Option("jsonl", "--format", "-f", help="csv (a spreadsheet; rulings only), json or jsonl (with the rules, for replay)."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write to this file instead of standard output."),
+    event: Optional[str] = typer.Option(None, "--event", help="Only this event."),
+    since: Optional[str] = typer.Option(None, "--since", help="Only from this date or time on."),
+    db: Optional[Path] = DB_OPT,
+) -> None:
+    """Every recorded ruling, every field, for a spreadsheet or for 'referee log import' on another machine."""
+    from ..errors import UsageError
+    from ..store.transfer import FORMATS, export as render, write
+
+    if fmt not in FORMATS:
+        raise UsageError(f"--format: '{fmt}' is not one of {', '.join(FORMATS)}")
+    with _open(db) as log:
+        rulings = log.find(_filters(event, None, None, None, None, since))
+        hashes = {r.ruleset_hash for r in rulings}
+        snaps = [s for s in log.snapshots() if s[0] in hashes] if fmt != "csv" else []
+    text = render(rulings, snaps, fmt)
+    write(text, output, sys.stdout)
+    if output is not None:
+        err.print(f"{len(rulings)} ruling{'s' if len(rulings) != 1 else ''} written to {safe(str(output))}")
+
+
+@log_app.command("import", epilog="""Examples:\n
+  referee log import ann-laptop.jsonl bob-laptop.jsonl\n
+  referee log import rulings.csv --db head-table.db""")
+@guarded
+def import_(
+    files: list[Path] = typer.Argument(..., help="Exports from 'referee log export' (csv, json or jsonl; told apart by content)."),
+    db: Optional[Path] = DB_OPT,
+) -> None:
+    """Merge other judges' exported logs into this one.
+
+    Ids are unique across machines, so importing the same file twice adds nothing; a
+    withdrawal made elsewhere is carried over. Every file is read and checked before any is added.
+    """
+    from ..store.transfer import read_export
+
+    read = [(f, *read_export(f)) for f in files]  # read every file before writing any
+    with _open(db, create=True) as log:
+        for f, rulings, snaps in read:
+            added, withdrawn = log.merge(rulings, snaps)
+            extra = f", {withdrawn} newly withdrawn" if withdrawn else ""
+            out.print(f"{safe(str(f))}: {len(rulings)} ruling{'s' if len(rulings) != 1 else ''}, {added} new{extra}")
+
+
+@log_app.command("replay", epilog="Examples:\n\n  referee log replay 7f3k9q2a")
+@guarded
+def replay(
+    ruling: str = typer.Argument(..., help="The ruling's id (or its last characters)."),
+    db: Optional[Path] = DB_OPT,
+) -> None:
+    """Re-run a ruling's recorded answers under the rules it was made with and under today's files.
+
+    Exits 1 when a replay rules differently from the record, else 0. Rules that cannot be
+    replayed (a log imported from CSV holds no copy of them; today's rules ask a new question)
+    are named.
+    """
+    from ..store.replay import replay as run
+
+    with _open(db) as log:
+        result = run(log, log.get(ruling))
+    r = result.ruling
+    out.print(f"[bold]Ruling {r.id}[/]: recorded {safe(r.ruling_id)} ({safe(r.situation)}) under {safe(r.ruleset_id)} {safe(r.ruleset_version)} ({r.ruleset_hash})")
+    for run_ in result.runs:
+        if run_.problem and run_.verdict is None:
+            out.print(f"  {run_.label}, {safe(run_.ruleset)}: [yellow]cannot replay: {safe(run_.problem)}[/]")
+            continue
+        assert run_.verdict is not None
+        diff = run_.differs_from(result.recorded)
+        state = "[green]same ruling[/]" if not diff else f"[bold red]differs ({', '.join(diff)})[/]"
+        out.print(f"  {run_.label}, {safe(run_.ruleset)}: {safe(run_.verdict['ruling'])}: {state}")
+        if run_.problem:
+            out.print(f"    [yellow]{safe(run_.problem)}[/]")
+        if diff:
+            for key in diff:
+                out.print(f"    {key}: recorded {safe(json.dumps(result.recorded[key]))}, now {safe(json.dumps(run_.verdict[key]))}")
+    if result.differs:
+        out.print("[bold]The ruling would now differ.[/]")
+        raise typer.Exit(EXIT_FINDING)
+    if result.incomplete:
+        out.print("No replay differs, but not every version could be replayed (see above).")
+        return
+    out.print("The ruling would be the same today.")

@@ -1,0 +1,111 @@
+"""Where the log lives and whether a ruling is recorded. No database access here.
+
+The current event (and judge, round) set with `referee log event` is a small JSON file
+beside the database, so `referee rule` can tell whether to log without opening SQLite.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from ..errors import UsageError
+
+ENV_DB = "REFEREE_DB"
+ENV = {"event": "REFEREE_EVENT", "judge": "REFEREE_JUDGE", "round": "REFEREE_ROUND", "table": "REFEREE_TABLE"}
+
+
+def app_dir() -> Path:
+    """The user's application data folder for referee, by the platform's convention."""
+    home = Path.home()
+    if sys.platform == "win32":
+        base = Path(os.environ.get("APPDATA") or home / "AppData" / "Roaming")
+    elif sys.platform == "darwin":
+        base = home / "Library" / "Application Support"
+    else:
+        base = Path(os.environ.get("XDG_DATA_HOME") or home / ".local" / "share")
+    return base / "referee"
+
+
+def db_path(db: str | Path | None = None) -> Path:
+    """`--db`, else REFEREE_DB, else rulings.db in the application folder."""
+    chosen = db or os.environ.get(ENV_DB)
+    return Path(chosen).expanduser() if chosen else app_dir() / "rulings.db"
+
+
+def event_file(db: Path) -> Path:
+    return db.with_name(db.name + ".event.json")
+
+
+@dataclass
+class EventConfig:
+    """Defaults for every ruling recorded into one log: set once per event, not per ruling."""
+
+    event: str | None = None
+    judge: str | None = None
+    round: str | None = None
+    table: str | None = None
+
+    def any(self) -> bool:
+        return any(asdict(self).values())
+
+
+def read_event(db: Path) -> EventConfig:
+    path = event_file(db)
+    if not path.is_file():
+        return EventConfig()
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return EventConfig(**{k: (str(v) if v is not None else None) for k, v in data.items() if k in ENV})
+    except (ValueError, TypeError, OSError) as exc:
+        raise UsageError(f"{path}: not a referee event file ({exc}); remove it or run 'referee log event --clear'") from None
+
+
+def write_event(db: Path, config: EventConfig | None) -> None:
+    """Save the event defaults (None or an empty config removes the file)."""
+    path = event_file(db)
+    if config is None or not config.any():
+        path.unlink(missing_ok=True)
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(asdict(config), indent=2) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+
+
+@dataclass(frozen=True)
+class LogContext:
+    """Where and under which event a ruling is recorded."""
+
+    db: Path
+    event: str | None = None
+    round: str | None = None
+    table: str | None = None
+    judge: str | None = None
+
+
+def log_context(
+    db: str | Path | None = None,
+    event: str | None = None,
+    round: str | None = None,
+    table: str | None = None,
+    judge: str | None = None,
+    no_log: bool = False,
+) -> LogContext | None:
+    """The log a ruling goes to, or None when it is not recorded.
+
+    Recorded when any of --db/--event/--round/--table/--judge is given, or an event is
+    configured (REFEREE_EVENT, or `referee log event NAME`); --no-log wins over all of it.
+    Options beat environment variables, which beat the configured event.
+    """
+    if no_log:
+        return None
+    path = db_path(db)
+    saved = read_event(path)
+    given = {"event": event, "round": round, "table": table, "judge": judge}
+    values = {k: given[k] or os.environ.get(ENV[k]) or getattr(saved, k) for k in given}
+    if not (db is not None or any(given.values()) or os.environ.get(ENV["event"]) or saved.event):
+        return None
+    return LogContext(db=path, **{k: (str(v).strip() or None) if v is not None else None for k, v in values.items()})

@@ -1,0 +1,147 @@
+"""Opening the SQLite file safely: foreign or damaged files are refused, never rewritten.
+
+WAL mode and a busy timeout let several judges' processes write at once; the schema is
+versioned with `PRAGMA user_version` and migrated when a log is opened.
+"""
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from pathlib import Path
+from typing import Iterator
+
+from ..errors import RefereeError
+
+APPLICATION_ID = 0x52465245  # "RFRE": marks a file as a referee log
+BUSY_MS = 30_000
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+# One entry per schema version; a log at version N runs MIGRATIONS[N:] when opened.
+MIGRATIONS: list[str] = [
+    """
+    CREATE TABLE rulings (
+        id TEXT PRIMARY KEY,
+        recorded_at TEXT NOT NULL,
+        event TEXT, round TEXT, table_no TEXT, judge TEXT, machine TEXT,
+        ruleset_id TEXT NOT NULL, ruleset_version TEXT NOT NULL, ruleset_hash TEXT NOT NULL,
+        ruleset_source TEXT,
+        situation TEXT NOT NULL, ruled_in TEXT NOT NULL, ruling_id TEXT NOT NULL, game TEXT NOT NULL,
+        answers TEXT NOT NULL, seats TEXT NOT NULL, players TEXT NOT NULL,
+        questions TEXT NOT NULL, dead TEXT NOT NULL, payments TEXT NOT NULL, points TEXT NOT NULL,
+        outcome TEXT NOT NULL, printed TEXT NOT NULL,
+        withdrawn_at TEXT, withdrawn_by TEXT, withdrawn_reason TEXT
+    );
+    CREATE INDEX rulings_time ON rulings (recorded_at);
+    CREATE INDEX rulings_event ON rulings (event, round, table_no);
+    CREATE TABLE snapshots (
+        hash TEXT PRIMARY KEY,
+        ruleset_id TEXT NOT NULL,
+        version TEXT NOT NULL,
+        files BLOB NOT NULL
+    );
+    """,
+]
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+class StoreError(RefereeError):
+    """The log cannot be used: not a log, damaged, newer than this referee, unwritable."""
+
+
+def refuse(path: Path, why: str) -> StoreError:
+    why = " ".join(why.replace("*** in database main ***", "").split())  # SQLite's reports span lines
+    return StoreError(f"{path}: {why}; not touching it (use another --db or REFEREE_DB)")
+
+
+def _check_file(path: Path) -> None:
+    """Refuse anything that is not an SQLite file before SQLite sees it (it would not be ours)."""
+    if path.is_dir():
+        raise refuse(path, "is a folder, not a rulings log")
+    if not path.exists():
+        return
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(len(SQLITE_MAGIC))
+    except OSError as exc:
+        raise StoreError(f"{path}: cannot read the rulings log ({exc.strerror})") from None
+    if head and head != SQLITE_MAGIC:
+        raise refuse(path, "is not a rulings log (not an SQLite database)")
+
+
+def connect(path: Path, create: bool = True) -> sqlite3.Connection:
+    """An open, migrated log; a StoreError (one line) for anything that is not one.
+
+    Without `create`, a missing file is an error rather than a new empty log (a mistyped
+    --db should not quietly show an empty log).
+    """
+    path = Path(path)
+    _check_file(path)
+    if not create and not path.exists():
+        raise StoreError(f"no rulings log at {path} yet; 'referee rule --table N' or 'referee log event NAME' starts one")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreError(f"{path.parent}: cannot create the folder for the rulings log ({exc.strerror})") from None
+    try:
+        conn = sqlite3.connect(path, timeout=BUSY_MS / 1000, isolation_level=None)
+    except sqlite3.Error as exc:
+        raise StoreError(f"{path}: cannot open the rulings log ({exc})") from None
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
+        _migrate(conn, path)
+        if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":  # once per file; it persists
+            conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = NORMAL")  # durable in WAL mode, except on power loss
+    except sqlite3.DatabaseError as exc:
+        conn.close()
+        raise refuse(path, f"is damaged or not a rulings log ({exc})") from None
+    except StoreError:
+        conn.close()
+        raise
+    return conn
+
+
+def _migrate(conn: sqlite3.Connection, path: Path) -> None:
+    app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    if app_id == APPLICATION_ID and version == SCHEMA_VERSION:
+        return
+    with transaction(conn):  # BEGIN IMMEDIATE: two first openers do not both create tables
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if app_id != APPLICATION_ID:
+            tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+            if tables:
+                raise refuse(path, "is an SQLite database of another program, not a rulings log")
+            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        if version > SCHEMA_VERSION:
+            raise StoreError(f"{path}: this log was written by a newer referee (schema {version}, "
+                             f"this one knows {SCHEMA_VERSION}); upgrade referee to use it")
+        for step in MIGRATIONS[version:]:
+            for statement in step.split(";"):
+                if statement.strip():
+                    conn.execute(statement)
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+@contextlib.contextmanager
+def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """All or nothing; takes the write lock up front so a busy log waits rather than fails midway."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
+@contextlib.contextmanager
+def guard(path: Path) -> Iterator[None]:
+    """Turn SQLite's errors during use into one line naming the log."""
+    try:
+        yield
+    except sqlite3.OperationalError as exc:
+        raise StoreError(f"{path}: the rulings log could not be used ({exc})") from None
+    except sqlite3.DatabaseError as exc:
+        raise refuse(path, f"is damaged ({exc})") from None

@@ -1,0 +1,235 @@
+"""The log's operations: add, find, show, withdraw, summarize by player, merge another log."""
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+from ..errors import UsageError
+from .db import StoreError, connect, guard, refuse, transaction
+from .record import FIELDS, JSON_FIELDS, Ruling, utc_now
+
+COLUMN = {"table": "table_no"}  # `table` is an SQL keyword
+COLUMNS = [COLUMN.get(f, f) for f in FIELDS]
+
+
+def _row(r: Ruling) -> list[Any]:
+    d = r.as_dict()
+    return [json.dumps(d[f], sort_keys=True) if f in JSON_FIELDS else d[f] for f in FIELDS]
+
+
+def _ruling(row: sqlite3.Row | tuple[Any, ...]) -> Ruling:
+    values = {f: (json.loads(v) if f in JSON_FIELDS else v) for f, v in zip(FIELDS, row)}
+    return Ruling(**values)
+
+
+@dataclass
+class Filters:
+    event: str | None = None
+    round: str | None = None
+    table: str | None = None
+    player: str | None = None
+    situation: str | None = None
+    since: str | None = None  # an ISO date or UTC time; compared as text, which ISO allows
+    include_withdrawn: bool = True
+
+    def where(self) -> tuple[str, list[Any]]:
+        clauses, args = [], []
+        for name in ("event", "round", "table"):
+            value = getattr(self, name)
+            if value is not None:
+                clauses.append(f"{COLUMN.get(name, name)} = ?")
+                args.append(value)
+        if self.situation:
+            clauses.append("(situation = ? OR ruled_in = ?)")
+            args += [self.situation, self.situation]
+        if self.since:
+            clauses.append("recorded_at >= ?")
+            args.append(self.since)
+        if not self.include_withdrawn:
+            clauses.append("withdrawn_at IS NULL")
+        return (" WHERE " + " AND ".join(clauses) if clauses else ""), args
+
+    def keep(self, r: Ruling) -> bool:
+        """The player filter: a name at any seat, ignoring case."""
+        if not self.player:
+            return True
+        want = self.player.strip().casefold()
+        return any(name.strip().casefold() == want for name in r.players.values())
+
+
+@dataclass
+class PlayerRecord:
+    """One player's record in the log: what was ruled against her."""
+
+    name: str
+    against: list[Ruling] = field(default_factory=list)  # rulings that made her dead, pay or lose points
+    dead: int = 0
+    paid: int = 0  # money, in the ruleset's unit
+    paid_open: int = 0  # payments whose amount was left open
+    points_lost: int = 0
+    rulings: int = 0  # every ruling that names her
+
+    @property
+    def repeats(self) -> dict[str, int]:
+        """Situations ruled against her more than once: the repeat offences."""
+        counts: dict[str, int] = {}
+        for r in self.against:
+            counts[r.situation] = counts.get(r.situation, 0) + 1
+        return {s: n for s, n in counts.items() if n > 1}
+
+
+class RulingsLog:
+    """An open log. Use as a context manager: `with RulingsLog.open(path) as log: ...`."""
+
+    def __init__(self, path: Path, conn: sqlite3.Connection) -> None:
+        self.path = path
+        self.conn = conn
+
+    @classmethod
+    def open(cls, path: Path, create: bool = True) -> "RulingsLog":
+        return cls(Path(path), connect(Path(path), create))
+
+    def __enter__(self) -> "RulingsLog":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.conn.close()
+
+    # -- writing
+
+    def add(self, r: Ruling, snapshot: tuple[str, str, str, bytes] | None = None) -> None:
+        """Record one ruling (and the rules it was made under, the first time that version is seen)."""
+        with guard(self.path), transaction(self.conn):
+            self.conn.execute(f"INSERT INTO rulings ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})", _row(r))
+            if snapshot is not None:
+                self.conn.execute("INSERT OR IGNORE INTO snapshots (hash, ruleset_id, version, files) VALUES (?, ?, ?, ?)", snapshot)
+
+    def has_snapshot(self, hash: str) -> bool:
+        with guard(self.path):
+            return self.conn.execute("SELECT 1 FROM snapshots WHERE hash = ?", (hash,)).fetchone() is not None
+
+    def snapshot(self, hash: str) -> tuple[str, str, str, bytes] | None:
+        with guard(self.path):
+            row = self.conn.execute("SELECT hash, ruleset_id, version, files FROM snapshots WHERE hash = ?", (hash,)).fetchone()
+        return tuple(row) if row else None  # type: ignore[return-value]
+
+    def snapshots(self) -> list[tuple[str, str, str, bytes]]:
+        with guard(self.path):
+            return [tuple(r) for r in self.conn.execute("SELECT hash, ruleset_id, version, files FROM snapshots ORDER BY hash")]  # type: ignore[misc]
+
+    def withdraw(self, ref: str, by: str | None, reason: str) -> Ruling:
+        """Mark a mistaken ruling withdrawn: it stays in the log, with who withdrew it and why."""
+        if not reason.strip():
+            raise UsageError("say why the ruling is withdrawn: --reason \"...\"")
+        r = self.get(ref)
+        if r.withdrawn:
+            raise UsageError(f"ruling {r.id} was already withdrawn at {r.withdrawn_at} by {r.withdrawn_by or 'someone'}: {r.withdrawn_reason}")
+        with guard(self.path), transaction(self.conn):
+            self.conn.execute("UPDATE rulings SET withdrawn_at = ?, withdrawn_by = ?, withdrawn_reason = ? WHERE id = ? AND withdrawn_at IS NULL",
+                              (utc_now(), by, reason.strip(), r.id))
+        return self.get(r.id)
+
+    def merge(self, rulings: Iterable[Ruling], snapshots: Iterable[tuple[str, str, str, bytes]] = ()) -> tuple[int, int]:
+        """Add rulings not yet here (by id) and withdrawals made elsewhere; returns (added, withdrawn).
+
+        One transaction: a file that fails halfway adds nothing.
+        """
+        added = withdrawn = 0
+        insert = f"INSERT OR IGNORE INTO rulings ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})"
+        with guard(self.path), transaction(self.conn):
+            for r in rulings:
+                added += self.conn.execute(insert, _row(r)).rowcount
+                if r.withdrawn:
+                    withdrawn += self.conn.execute(
+                        "UPDATE rulings SET withdrawn_at = ?, withdrawn_by = ?, withdrawn_reason = ? WHERE id = ? AND withdrawn_at IS NULL",
+                        (r.withdrawn_at, r.withdrawn_by, r.withdrawn_reason, r.id)).rowcount
+            for snap in snapshots:
+                self.conn.execute("INSERT OR IGNORE INTO snapshots (hash, ruleset_id, version, files) VALUES (?, ?, ?, ?)", snap)
+        return added, withdrawn
+
+    # -- reading
+
+    def find(self, filters: Filters | None = None) -> list[Ruling]:
+        filters = filters or Filters()
+        where, args = filters.where()
+        with guard(self.path):
+            rows = self.conn.execute(f"SELECT {', '.join(COLUMNS)} FROM rulings{where} ORDER BY recorded_at, id", args).fetchall()
+        return [r for r in map(_ruling, rows) if filters.keep(r)]
+
+    def __iter__(self) -> Iterator[Ruling]:
+        return iter(self.find())
+
+    def get(self, ref: str) -> Ruling:
+        """A ruling by its id, or by any unique part of it of 4 characters or more (`log list` shows the last 8)."""
+        ref = ref.strip().lower()
+        if len(ref) < 4:
+            raise UsageError(f"ruling id '{ref}' is too short; give at least 4 characters")
+        with guard(self.path):
+            rows = self.conn.execute(
+                f"SELECT {', '.join(COLUMNS)} FROM rulings WHERE instr(id, ?) > 0 LIMIT 6", (ref,)).fetchall()
+        exact = [row for row in rows if row[0] == ref]
+        if exact or len(rows) == 1:
+            return _ruling((exact or rows)[0])
+        if not rows:
+            raise StoreError(f"no ruling '{ref}' in {self.path}; see 'referee log list'")
+        raise UsageError(f"'{ref}' matches several rulings ({', '.join(r[0] for r in rows[:5])}); give more of the id")
+
+    def players(self, filters: Filters | None = None) -> list[PlayerRecord]:
+        """Per player (by name, ignoring case): rulings against them, dead hands, amounts paid, points lost.
+
+        Withdrawn rulings do not count.
+        """
+        f = Filters(**{**(filters or Filters()).__dict__, "include_withdrawn": False})
+        table: dict[str, PlayerRecord] = {}
+        for r in self.find(f):
+            for seat, name in r.players.items():
+                rec = table.setdefault(name.strip().casefold(), PlayerRecord(name.strip()))
+                rec.rulings += 1
+                dead = seat in r.dead
+                paid = [p for p in r.payments if p.get("from") == seat]
+                lost = [p["points"] for p in r.points if p.get("to") == seat and (p.get("points") or 0) < 0]
+                rec.dead += dead
+                rec.paid += sum(p["amount"] for p in paid if p.get("amount") is not None)
+                rec.paid_open += sum(1 for p in paid if p.get("amount") is None)
+                rec.points_lost += -sum(lost)
+                if dead or paid or lost:
+                    rec.against.append(r)
+        return sorted(table.values(), key=lambda p: (-len(p.against), -p.dead, p.name.casefold()))
+
+
+def check(path: Path) -> None:
+    """Open (creating) the log, check it and close it: a bad --db is reported before the
+    questions, not after the ruling is read out."""
+    with RulingsLog.open(path) as log, guard(log.path):
+        result = log.conn.execute("PRAGMA quick_check(1)").fetchone()[0]
+        if result != "ok":
+            raise refuse(log.path, f"is damaged ({result})")
+
+
+def record(ctx: Any, outcome: Any, players: dict[str, str], printed: str, document: dict[str, Any]) -> Ruling:
+    """Record a ruling as printed into the context's log; the rules' files too, the first time."""
+    from .record import from_outcome
+    from .snapshot import capture
+
+    r = from_outcome(outcome, ctx, players, printed, document)
+    with RulingsLog.open(ctx.db) as log:
+        snap = None if log.has_snapshot(r.ruleset_hash) else capture(outcome.ruleset)
+        log.add(r, snap)
+    return r
+
+
+def since_utc(text: str) -> str:
+    """`--since`: a date or time (local unless it says otherwise), or 'today', as a UTC ISO string."""
+    from datetime import datetime, time as dtime, timezone
+
+    raw = text.strip()
+    try:
+        when = datetime.combine(datetime.now().date(), dtime()) if raw.lower() == "today" else datetime.fromisoformat(raw.replace("Z", "+00:00"))
+    except ValueError:
+        raise UsageError(f"--since: '{text}' is not a date or time; e.g. 2026-11-23 or 2026-11-23T14:00 or today") from None
+    if when.tzinfo is None:
+        when = when.astimezone()  # the judge's local clock
+    return when.astimezone(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")

@@ -1,0 +1,405 @@
+"""The rulings log through the command line: recording from `rule`, and every `log` command."""
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from referee.cli import app
+from referee.scenarios import replay as run_scenario
+from referee.store.db import SCHEMA_VERSION
+
+TESTS = Path(__file__).resolve().parent
+ROOT = TESTS.parent
+HOUSE = TESTS / "rulesets" / "house"
+
+DEAD = ["picked-wrong-end", "-a", "discard_claimed=no", "-s", "picker=West", "--no-input"]
+PAYS = ["picked-wrong-end", "-a", "discard_claimed=yes", "-a", "mahjong_valid=yes", "-s", "picker=West",
+        "-s", "winner=East", "-a", "hand_value=25", "--no-input"]
+
+
+class Run:
+    def __init__(self, result: Any) -> None:
+        if result.exception is not None and not isinstance(result.exception, SystemExit):
+            raise result.exception
+        assert "Traceback" not in result.output, result.output
+        self.code, self.stdout, self.stderr = result.exit_code, result.stdout, result.stderr
+
+    def json(self) -> Any:
+        return json.loads(self.stdout)
+
+
+def cli(*args: str | Path) -> Run:
+    return Run(CliRunner().invoke(app, [str(a) for a in args]))
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "log" / "rulings.db"
+
+
+def rule(db: Path, *args: str | Path, ruleset: str | Path = HOUSE) -> Run:
+    r = cli("rule", *args, "--ruleset", ruleset, "--db", db)
+    assert r.code == 0, r.stderr
+    return r
+
+
+def records(db: Path, *args: str) -> list[dict[str, Any]]:
+    r = cli("log", "list", "--json", "--db", db, *args)
+    assert r.code == 0, r.stderr
+    return r.json()
+
+
+# ---------------------------------------------------------------------------
+# recording from `rule`
+
+
+def test_rule_with_table_round_judge_records_the_ruling_as_printed(db: Path) -> None:
+    r = rule(db, *DEAD, "--table", "12", "--round", "3", "--judge", "Ann", "--player", "West=Ruth", "--player", "n=Nan")
+    [rec] = records(db)
+    assert (rec["table"], rec["round"], rec["judge"]) == ("12", "3", "Ann")
+    assert rec["players"] == {"West": "Ruth", "North": "Nan"}  # by seat, every player named
+    assert rec["seats"] == {"picker": "West"}
+    assert rec["ruling_id"] == "HW-1" and rec["dead"] == ["West"] and rec["game"] == "continues"
+    assert rec["ruleset_id"] == "house" and rec["ruleset_version"] == "7.1" and len(rec["ruleset_hash"]) == 12
+    assert rec["recorded_at"].endswith("Z")
+    assert rec["printed"].strip() == r.stdout.strip()  # exactly what the judge saw
+    assert rec["outcome"]["ruling"]["id"] == "HW-1"  # the `rule --json` document
+    assert rec["id"][-8:] in r.stderr  # the judge is told it was logged, and under which id
+
+
+def test_rule_json_records_the_printed_document(db: Path) -> None:
+    r = rule(db, *PAYS, "--json", "--table", "4")
+    [rec] = records(db)
+    assert json.loads(rec["printed"]) == r.json() == rec["outcome"]
+    assert rec["payments"] == [{"from": "West", "to": "East", "amount": 100, "formula": "4 x 25"}]
+
+
+def test_show_gives_questions_answers_and_the_printed_ruling(db: Path) -> None:
+    printed = rule(db, *PAYS, "--table", "7", "--player", "West=Ruth").stdout
+    rid = records(db)[0]["id"]
+    r = cli("log", "show", rid[-6:], "--db", db)
+    assert r.code == 0, r.stderr
+    assert "Was the picker's discard claimed for Mah Jongg? yes" in r.stdout
+    assert "table 7" in r.stdout and "West Ruth" in r.stdout
+    assert printed.strip() in r.stdout
+
+
+def test_without_logging_options_no_log_is_opened(db: Path) -> None:
+    rule(db.parent / "unused.db", *DEAD, "--no-log", "--table", "3")
+    r = cli("rule", *DEAD, "--ruleset", HOUSE)
+    assert r.code == 0
+    assert not db.parent.exists() or not any(db.parent.iterdir())
+
+
+def test_rule_without_logging_does_not_import_sqlite(tmp_path: Path) -> None:
+    """Start-up stays fast: no sqlite3, no store, no file, when nothing asks for the log."""
+    target = tmp_path / "never.db"
+    code = f"""
+import sys, json
+from typer.testing import CliRunner
+from referee.cli import app
+r = CliRunner().invoke(app, {["rule", *DEAD, "--ruleset", str(HOUSE)]!r})
+assert r.exit_code == 0, r.output
+print(json.dumps(sorted(m for m in sys.modules if m == "sqlite3" or m.startswith("referee.store."))))
+"""
+    env = {k: v for k, v in __import__("os").environ.items() if not k.startswith("REFEREE_")}
+    env["REFEREE_DB"] = str(target)
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout.splitlines()[-1]) == ["referee.store.context"]
+    assert not target.exists()
+
+
+def test_configured_event_records_until_cleared_and_no_log_wins(db: Path, monkeypatch) -> None:
+    assert cli("log", "event", "Spring Open", "--judge", "Ann", "--round", "2", "--db", db).code == 0
+    cli("rule", *DEAD, "--ruleset", HOUSE, "--db", db)  # no logging option: the event does it
+    monkeypatch.setenv("REFEREE_DB", str(db))
+    cli("rule", *DEAD, "--ruleset", HOUSE, "--table", "9", "--round", "3")
+    cli("rule", *DEAD, "--ruleset", HOUSE, "--no-log")
+    recs = records(db)
+    assert [(r["event"], r["judge"], r["round"], r["table"]) for r in recs] == [
+        ("Spring Open", "Ann", "2", None), ("Spring Open", "Ann", "3", "9")]
+    shown = cli("log", "event").stdout
+    assert "Spring Open" in shown and "Ann" in shown
+    cli("log", "event", "--clear")
+    cli("rule", *DEAD, "--ruleset", HOUSE)
+    assert len(records(db)) == 2
+
+
+def test_event_from_the_environment(db: Path, monkeypatch) -> None:
+    monkeypatch.setenv("REFEREE_DB", str(db))
+    monkeypatch.setenv("REFEREE_EVENT", "Club night")
+    monkeypatch.setenv("REFEREE_JUDGE", "Bea")
+    cli("rule", *DEAD, "--ruleset", HOUSE, "--judge", "Cy")
+    [rec] = records(db)
+    assert (rec["event"], rec["judge"]) == ("Club night", "Cy")  # an option beats the environment
+
+
+# ---------------------------------------------------------------------------
+# list, players, withdraw
+
+
+def test_list_filters(db: Path) -> None:
+    rule(db, *DEAD, "--event", "A", "--round", "1", "--table", "1", "--player", "West=Ruth")
+    rule(db, *PAYS, "--event", "A", "--round", "2", "--table", "5", "--player", "East=Ann")
+    rule(db, "tile-count", "-a", "east_discarded=no", "--no-input", "--event", "B", "--round", "1")
+    ids = [r["id"] for r in records(db)]
+    pick = lambda *a: [ids.index(r["id"]) for r in records(db, *a)]  # noqa: E731
+    assert pick("--event", "A") == [0, 1]
+    assert pick("--round", "1") == [0, 2]
+    assert pick("--table", "5") == [1]
+    assert pick("--player", "ann") == [1]
+    assert pick("--situation", "tile-count") == [2]
+    assert pick("--since", "2000-01-01") == [0, 1, 2]
+    assert pick("--since", "2999-01-01") == []
+    text = cli("log", "list", "--db", db).stdout
+    assert all(i[-8:] in text for i in ids)
+    assert cli("log", "list", "--since", "yesterday-ish", "--db", db).code == 2
+
+
+def test_players_sums_dead_hands_payments_and_repeats(db: Path) -> None:
+    rule(db, *DEAD, "--table", "1", "--player", "West=Ruth", "--player", "East=Ann")
+    rule(db, *PAYS, "--table", "1", "--player", "West=ruth", "--player", "East=Ann")
+    r = cli("log", "players", "--json", "--db", db)
+    by = {p["name"].lower(): p for p in r.json()}
+    assert (by["ruth"]["dead"], by["ruth"]["paid"], len(by["ruth"]["against"])) == (1, 100, 2)
+    assert by["ruth"]["repeats"] == {"picked-wrong-end": 2}
+    assert (by["ann"]["dead"], by["ann"]["paid"], by["ann"]["against"]) == (0, 0, [])
+    text = cli("log", "players", "--db", db).stdout
+    assert "REPEAT" in text.split("Ruth")[1].split("\n")[0]
+
+
+def test_players_counts_points_lost(db: Path) -> None:
+    scenario = ROOT / "scenarios" / "tournament" / "misnamed-joker" / "joker-named.yaml"
+    if not scenario.is_file():
+        pytest.skip("shipped scenario moved")
+    _, _, outcome = run_scenario(scenario)
+    lost = -sum(a.points for a in outcome.awards if a.party.seat == "West" and (a.points or 0) < 0)
+    assert lost > 0
+    r = cli("rule", "--answers", scenario, "--no-input", "--player", "West=Wendy", "--db", db)
+    assert r.code == 0, r.stderr
+    [wendy] = cli("log", "players", "--json", "--db", db).json()
+    assert wendy["points_lost"] == lost
+
+
+def test_withdraw_keeps_the_ruling_marked_with_who_and_why(db: Path) -> None:
+    rule(db, *PAYS, "--table", "2", "--player", "West=Ruth")
+    rid = records(db)[0]["id"]
+    r = cli("log", "withdraw", rid[-8:], "--reason", "wrong seat named", "--by", "Ann", "--db", db)
+    assert r.code == 0, r.stderr
+    [rec] = records(db)
+    assert (rec["withdrawn_by"], rec["withdrawn_reason"]) == ("Ann", "wrong seat named") and rec["withdrawn_at"]
+    assert "WITHDRAWN" in cli("log", "list", "--db", db).stdout
+    assert "wrong seat named" in cli("log", "show", rid, "--db", db).stdout
+    again = cli("log", "withdraw", rid, "--reason", "x", "--db", db)
+    assert again.code == 2 and "already withdrawn" in again.stderr
+    assert all(p["against"] == [] for p in cli("log", "players", "--json", "--db", db).json())  # no longer counts
+
+
+def test_unknown_and_ambiguous_ids(db: Path) -> None:
+    rule(db, *DEAD, "--table", "1")
+    rule(db, *DEAD, "--table", "2")
+    missing = cli("log", "show", "zzzzzzzz", "--db", db)
+    assert missing.code == 1 and "no ruling 'zzzzzzzz'" in missing.stderr
+    prefix = records(db)[0]["id"][:6]  # same millisecond range: both start alike
+    if all(r["id"].startswith(prefix) for r in records(db)):
+        assert cli("log", "show", prefix, "--db", db).code == 2
+
+
+# ---------------------------------------------------------------------------
+# export and import
+
+
+@pytest.mark.parametrize("fmt", ["csv", "json", "jsonl"])
+def test_export_import_round_trips_every_field(db: Path, tmp_path: Path, fmt: str) -> None:
+    rule(db, *DEAD, "--event", "Spring, \"Open\"", "--round", "1", "--table", "3", "--judge", "Ann", "--player", "West=Ruth")
+    rule(db, *PAYS, "--json", "--player", "East=Zoë")
+    rid = records(db)[0]["id"]
+    cli("log", "withdraw", rid, "--reason", "misread, then\nfixed", "--by", "Ann", "--db", db)
+    out = tmp_path / f"export.{fmt}"
+    assert cli("log", "export", "--format", fmt, "--output", out, "--db", db).code == 0
+    other = tmp_path / "other.db"
+    first = cli("log", "import", out, "--db", other)
+    assert first.code == 0 and "2 new" in first.stdout
+    assert records(other) == records(db)
+    again = cli("log", "import", out, "--db", other)
+    assert "0 new" in again.stdout and records(other) == records(db)
+    stdout = cli("log", "export", "--format", fmt, "--db", db).stdout
+    assert stdout == out.read_text(encoding="utf-8")
+
+
+def test_import_merges_logs_and_carries_withdrawals(tmp_path: Path) -> None:
+    ann, bob, head = tmp_path / "ann.db", tmp_path / "bob.db", tmp_path / "head.db"
+    rule(ann, *DEAD, "--judge", "Ann")
+    rule(bob, *PAYS, "--judge", "Bob")
+    cli("log", "export", "-o", tmp_path / "ann.jsonl", "--db", ann)
+    cli("log", "export", "-o", tmp_path / "bob.jsonl", "--db", bob)
+    assert cli("log", "import", tmp_path / "ann.jsonl", tmp_path / "bob.jsonl", "--db", head).code == 0
+    assert sorted(r["judge"] for r in records(head)) == ["Ann", "Bob"]
+    cli("log", "withdraw", records(ann)[0]["id"], "--reason", "mistake", "--db", ann)
+    cli("log", "export", "-o", tmp_path / "ann.jsonl", "--db", ann)
+    r = cli("log", "import", tmp_path / "ann.jsonl", "--db", head)
+    assert "0 new, 1 newly withdrawn" in r.stdout
+    assert [r["withdrawn_reason"] for r in records(head) if r["judge"] == "Ann"] == ["mistake"]
+
+
+def test_import_of_a_bad_file_adds_nothing(db: Path, tmp_path: Path) -> None:
+    rule(db, *DEAD, "--table", "1")
+    good = tmp_path / "good.jsonl"
+    cli("log", "export", "-o", good, "--db", db)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(good.read_text() + '{"kind": "ruling", "id": "x"}\n')
+    target = tmp_path / "target.db"
+    r = cli("log", "import", good, bad, "--db", target)
+    line = len(good.read_text().splitlines()) + 1
+    assert r.code == 1 and f"{bad}:{line}:1" in r.stderr and "missing" in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+    assert not target.exists() or records(target) == []
+    junk = tmp_path / "notes.txt"
+    junk.write_text("hello\n")
+    assert "not a referee log export" in cli("log", "import", junk, "--db", target).stderr
+
+
+# ---------------------------------------------------------------------------
+# replay
+
+
+def _copy_house(tmp_path: Path) -> Path:
+    folder = tmp_path / "rules" / "house"
+    shutil.copytree(HOUSE, folder)
+    return folder
+
+
+def test_replay_same_then_differs_when_todays_files_change(db: Path, tmp_path: Path) -> None:
+    folder = _copy_house(tmp_path)
+    rule(db, *PAYS, "--table", "1", ruleset=folder)
+    rid = records(db)[0]["id"]
+    same = cli("log", "replay", rid, "--db", db)
+    assert same.code == 0 and "would be the same" in same.stdout
+    sit = folder / "situations" / "picked-wrong-end.yaml"
+    sit.write_text(sit.read_text().replace("times: 4", "times: 2"))
+    now = cli("log", "replay", rid, "--db", db)
+    assert now.code == 1, now.stdout
+    recorded_line, today_line = [ln for ln in now.stdout.splitlines() if ln.startswith("  ")][:2]
+    assert "recorded rules" in recorded_line and "same ruling" in recorded_line
+    assert "today's files" in today_line and "differs (payments)" in today_line
+    assert '"amount": 50' in now.stdout
+
+
+def test_replay_an_overlay_under_its_recorded_chain(db: Path, tmp_path: Path) -> None:
+    _copy_house(tmp_path)
+    ovl = tmp_path / "rules" / "ours"
+    (ovl / "situations").mkdir(parents=True)
+    (ovl / "ruleset.yaml").write_text('id: ours\ntitle: Ours\nversion: "1"\nextends: house\n')
+    rule(db, *PAYS, ruleset=ovl)
+    [rec] = records(db)
+    base = tmp_path / "rules" / "house" / "ruleset.yaml"
+    base.write_text(base.read_text().replace("version: '7.1'", "version: '7.2'"))  # the base moves on
+    r = cli("log", "replay", rec["id"], "--db", db)
+    assert f"recorded rules, ours 1 ({rec['ruleset_hash']}): HW-2: same ruling" in r.stdout
+    assert "reload as" not in r.stdout  # the stored chain rebuilt the exact recorded hash
+    assert r.code == 0
+
+
+def test_replay_from_a_csv_import_says_the_rules_are_missing(db: Path, tmp_path: Path) -> None:
+    rule(db, *DEAD, "--table", "1")
+    cli("log", "export", "-f", "csv", "-o", tmp_path / "x.csv", "--db", db)
+    other = tmp_path / "other.db"
+    cli("log", "import", tmp_path / "x.csv", "--db", other)
+    r = cli("log", "replay", records(other)[0]["id"], "--db", other)
+    assert r.code == 0 and "no copy of those rules" in r.stdout and "today's files" in r.stdout
+
+
+# ---------------------------------------------------------------------------
+# the database file
+
+
+def test_log_is_wal_and_versioned(db: Path) -> None:
+    rule(db, *DEAD, "--table", "1")
+    conn = sqlite3.connect(db)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    conn.close()
+
+
+@pytest.mark.parametrize("kind", ["text", "foreign-sqlite", "damaged", "newer"])
+def test_a_bad_db_file_is_one_line_and_untouched(db: Path, tmp_path: Path, kind: str) -> None:
+    bad = tmp_path / "bad.db"
+    if kind == "text":
+        bad.write_text("my shopping list\n")
+    elif kind == "foreign-sqlite":
+        conn = sqlite3.connect(bad)
+        conn.execute("CREATE TABLE recipes (name TEXT)")
+        conn.commit()
+        conn.close()
+    else:
+        for table in range(30):
+            rule(bad, *DEAD, "--table", str(table))
+        conn = sqlite3.connect(bad)
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        if kind == "newer":
+            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+        conn.close()
+        if kind == "damaged":
+            data = bytearray(bad.read_bytes())
+            data[4096:] = b"\xff" * (len(data) - 4096)  # every page after the header page
+            bad.write_bytes(bytes(data))
+    before = bad.read_bytes()
+    for args in (["log", "list"], ["log", "players"], ["rule", *DEAD, "--ruleset", str(HOUSE), "--table", "1"]):
+        r = cli(*args, "--db", bad)
+        assert r.code != 0, (kind, args)
+        assert len(r.stderr.strip().splitlines()) == 1 and str(bad) in r.stderr, r.stderr
+        assert "Ruling" not in r.stdout  # refused before the questions, not after the ruling
+    assert bad.read_bytes() == before
+    if kind == "newer":
+        assert "newer referee" in r.stderr
+
+
+def test_reading_a_missing_log_does_not_create_one(tmp_path: Path) -> None:
+    typo = tmp_path / "rulngs.db"
+    r = cli("log", "list", "--db", typo)
+    assert r.code == 1 and "no rulings log at" in r.stderr
+    assert not typo.exists()
+
+
+def test_replay_names_a_question_the_rules_now_ask(db: Path, tmp_path: Path) -> None:
+    folder = _copy_house(tmp_path)
+    rule(db, *DEAD, "--table", "1", ruleset=folder)
+    sit = folder / "situations" / "picked-wrong-end.yaml"
+    sit.write_text(sit.read_text().replace("    no: dead", "    no: {goto: tile-count}"))
+    r = cli("log", "replay", records(db)[0]["id"], "--db", db)
+    assert "ask 'east_discarded', which was not asked" in r.stdout
+    assert "recorded rules" in r.stdout and "same ruling" in r.stdout
+
+
+def test_hostile_names_print_harmlessly_and_travel_intact(db: Path, tmp_path: Path) -> None:
+    name = "Eve\x1b[31m [bold]x[/bold]\u202e"
+    rule(db, *DEAD, "--table", "1", "--player", f"West={name}")
+    [rec] = records(db)
+    assert rec["players"] == {"West": name}  # stored as given
+    for args in (["list"], ["show", rec["id"]], ["players"]):
+        shown = cli("log", *args, "--db", db).stdout
+        assert "\x1b" not in shown and "\u202e" not in shown and "[bold]x[/bold]" in shown
+    out = tmp_path / "x.jsonl"
+    cli("log", "export", "-o", out, "--db", db)
+    assert "\x1b" not in out.read_text() and "\u202e" not in out.read_text()
+    cli("log", "import", out, "--db", tmp_path / "b.db")
+    assert records(tmp_path / "b.db")[0]["players"] == {"West": name}
+
+
+def test_an_interactive_ruling_records_its_questions_and_only_the_ruling_as_printed(db: Path) -> None:
+    r = Run(CliRunner().invoke(app, ["rule", "picked-wrong-end", "--ruleset", str(HOUSE), "--table", "2", "--db", str(db)],
+                               input="no\nWest\n"))
+    assert r.code == 0, r.stdout + r.stderr
+    [rec] = records(db)
+    assert rec["ruling_id"] == "HW-1" and rec["seats"] == {"picker": "West"}
+    assert [q["answer"] for q in rec["questions"]] == ["no"]
+    assert "Ruling HW-1" in rec["printed"] and "discard claimed" not in rec["printed"]

@@ -1,0 +1,125 @@
+"""Nothing lost: several writers at once, and a writer killed in the middle of a transaction."""
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from referee.store.rulings import RulingsLog
+
+HOUSE = Path(__file__).resolve().parent / "rulesets" / "house"
+
+WRITER = """
+import sys
+from pathlib import Path
+from referee.loader import load_strict
+from referee.render import outcome_json
+from referee.scenarios import run
+from referee.store.context import LogContext
+from referee.store.rulings import record
+
+db, worker, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
+rs = load_strict({house!r})
+o = run(rs, "picked-wrong-end", {{"discard_claimed": "no", "picker": "West"}}, {{}})
+ctx = LogContext(db=Path(db), table=worker)
+print("ready", flush=True)
+sys.stdin.readline()  # start together
+i = 0
+while count < 0 or i < count:
+    r = record(ctx, o, {{"West": worker}}, f"{{worker}}/{{i}}", outcome_json(o))
+    print(r.id, flush=True)
+    i += 1
+""".format(house=str(HOUSE))
+
+
+def _writer(db: Path, worker: str, count: int) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-c", WRITER, str(db), worker, str(count)],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _rows(db: Path) -> list[tuple[str, str]]:
+    with RulingsLog.open(db) as log:
+        return [(r.id, r.printed) for r in log.find()]
+
+
+def test_several_writers_at_once_lose_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "rulings.db"
+    workers, each = 4, 25
+    procs = [_writer(db, f"w{n}", each) for n in range(workers)]
+    for p in procs:
+        assert p.stdout is not None and p.stdout.readline().strip() == "ready", p.stderr and p.stderr.read()
+    for p in procs:
+        assert p.stdin is not None
+        p.stdin.write("go\n")
+        p.stdin.flush()
+    reported: list[str] = []
+    for p in procs:
+        out, errs = p.communicate(timeout=300)
+        assert p.returncode == 0, errs
+        reported += out.split()
+    rows = _rows(db)
+    assert len(reported) == workers * each
+    assert sorted(i for i, _ in rows) == sorted(reported)  # every ruling there exactly once
+    assert sorted(text for _, text in rows) == sorted(f"w{n}/{i}" for n in range(workers) for i in range(each))
+
+
+def test_a_writer_killed_mid_stream_leaves_every_committed_ruling(tmp_path: Path) -> None:
+    db = tmp_path / "rulings.db"
+    p = _writer(db, "w", -1)
+    assert p.stdout is not None and p.stdin is not None
+    assert p.stdout.readline().strip() == "ready"
+    p.stdin.write("go\n")
+    p.stdin.flush()
+    committed = [p.stdout.readline().strip() for _ in range(20)]
+    os.kill(p.pid, signal.SIGKILL)
+    p.wait(timeout=60)
+    ids = [i for i, _ in _rows(db)]
+    assert set(committed) <= set(ids) and len(ids) == len(set(ids))
+    conn = sqlite3.connect(db)
+    assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    conn.close()
+
+
+STALLED = WRITER.replace('print("ready", flush=True)', '''
+import contextlib, time
+import referee.store.rulings as store
+plain = store.transaction
+
+@contextlib.contextmanager
+def stalled(conn):
+    with plain(conn):
+        yield conn
+        if "stall" in str(conn.execute("SELECT printed FROM rulings ORDER BY rowid DESC LIMIT 1").fetchone()):
+            print("in transaction", flush=True)
+            time.sleep(120)
+
+store.transaction = stalled
+print("ready", flush=True)''').replace('f"{worker}/{i}"', '"stall" if i == 5 else f"{worker}/{i}"')
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL")
+def test_a_writer_killed_inside_a_transaction_leaves_the_log_intact(tmp_path: Path) -> None:
+    db = tmp_path / "rulings.db"
+    p = subprocess.Popen([sys.executable, "-c", STALLED, str(db), "w", "10"],
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert p.stdout is not None and p.stdin is not None
+    assert p.stdout.readline().strip() == "ready", p.stderr and p.stderr.read()
+    p.stdin.write("go\n")
+    p.stdin.flush()
+    lines = [p.stdout.readline().strip() for _ in range(6)]
+    assert lines[-1] == "in transaction", lines
+    os.kill(p.pid, signal.SIGKILL)  # the sixth ruling is inserted but never committed
+    p.wait(timeout=60)
+    rows = _rows(db)
+    assert [i for i, _ in rows] == lines[:5]
+    assert [t for _, t in rows] == [f"w/{i}" for i in range(5)]
+    conn = sqlite3.connect(db)
+    assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    conn.close()
+    with RulingsLog.open(db) as log:  # and it takes new rulings afterwards
+        assert len(log.find()) == 5
