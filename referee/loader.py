@@ -7,8 +7,11 @@ A ruleset folder holds `ruleset.yaml` (metadata, sources, scoring), an optional
 from __future__ import annotations
 
 import difflib
+import errno
 import hashlib
 import os
+import pickle
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -17,7 +20,7 @@ from pydantic import BaseModel, ValidationError
 
 from . import model as m
 from .errors import LoadError, Place, Problem, UsageError
-from .yamlload import Document, Loc, read
+from .yamlload import Document, Loc, decode, parse, read, read_bytes
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -65,15 +68,58 @@ def locate(name: str, near: Path | None = None) -> Path:
     raise UsageError(f"unknown ruleset '{name}'{also}")
 
 
-@dataclass
 class Origin:
-    """Where a node or a situation was written, so a problem names the right file."""
+    """Where a node or a situation was written, so a problem names the right file.
 
-    doc: Document
-    loc: Loc
+    An origin from the on-disk cache knows only the path; the file is read again (once per
+    load, shared through `docs`) the first time a problem needs a line and column.
+    """
+
+    __slots__ = ("path", "loc", "_doc", "_docs")
+
+    def __init__(self, doc: Document | str, loc: Loc, docs: dict[str, Document] | None = None) -> None:
+        self.path = doc if isinstance(doc, str) else doc.path
+        self.loc = loc
+        self._doc = None if isinstance(doc, str) else doc
+        self._docs = docs
+
+    @property
+    def doc(self) -> Document:
+        if self._doc is None:
+            docs = self._docs if self._docs is not None else {}
+            if self.path not in docs:
+                try:
+                    docs[self.path] = read(self.path)
+                except LoadError:  # changed since it was cached: the file is the best we can name
+                    docs[self.path] = Document(self.path, None, {})
+            self._doc = docs[self.path]
+        return self._doc
 
     def place(self, *sub: Any) -> Place:
         return self.doc.place(self.loc + tuple(sub))
+
+
+class Situations(Mapping[str, m.Situation]):
+    """Situations from the cache, unpickled on first use: a ruling needs two or three of them."""
+
+    def __init__(self, packed: dict[str, bytes]) -> None:
+        self._packed = packed
+        self._built: dict[str, m.Situation] = {}
+
+    def __getitem__(self, sid: str) -> m.Situation:
+        built = self._built.get(sid)
+        if built is None:
+            built = self._built[sid] = pickle.loads(self._packed[sid])
+        return built
+
+    def __contains__(self, sid: object) -> bool:
+        return sid in self._packed
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._packed)
+
+    def __len__(self) -> int:
+        return len(self._packed)
 
 
 @dataclass
@@ -82,10 +128,12 @@ class Ruleset:
     scoring: m.Scoring
     sources: dict[str, m.Source]
     facts: dict[str, m.FactDef]
-    situations: dict[str, m.Situation]
+    situations: Mapping[str, m.Situation]  # a dict while loading; `Situations` from the cache
     folder: Path
     chain: list[str]
-    hash: str = ""
+    hash: str = ""  # the first 12 characters of `digest`, shown with every ruling
+    digest: str = ""  # sha256 over every file of the chain, base first: the cache's key
+    links: list[tuple[str, str | None]] = field(default_factory=list)  # (folder, its 'extends'), base first
     fact_origin: dict[str, Origin] = field(default_factory=dict)
     situation_origin: dict[str, Origin] = field(default_factory=dict)
     node_origin: dict[tuple[str, str], Origin] = field(default_factory=dict)
@@ -198,22 +246,72 @@ def validate(cls: type[T], doc: Document, loc: Loc = ()) -> tuple[T | None, list
 # loading
 
 
-def _file_hash(h: "hashlib._Hash", folder: Path, files: list[Path]) -> None:
-    for f in files:
-        h.update(str(f.relative_to(folder)).encode())
-        h.update(b"\0")
-        h.update(f.read_bytes())
-        h.update(b"\0")
+def inputs(folder: Path) -> tuple[list[Path], Problem | None]:
+    """The files a ruleset folder is made of, in the order they are read and hashed."""
+    files = [folder / "ruleset.yaml"]
+    facts = folder / "facts.yaml"
+    if os.path.lexists(facts):
+        files.append(facts)
+    sit_dir = folder / "situations"
+    if not os.path.lexists(sit_dir):
+        return files, None
+    try:
+        os.stat(sit_dir)
+    except OSError as exc:
+        why = "a symlink loop" if exc.errno == errno.ELOOP else "a symlink to nothing"
+        return files, Problem(Place(str(sit_dir)), f"situations folder is {why}")
+    if not sit_dir.is_dir():
+        return files, Problem(Place(str(sit_dir)), "'situations' is a file; it must be a folder of situation files")
+    return files + sorted(sit_dir.glob("*.yaml")), None
+
+
+def _feed(h: "hashlib._Hash", folder: Path, path: Path, data: bytes) -> None:
+    h.update(str(path.relative_to(folder)).encode())
+    h.update(b"\0")
+    h.update(data)
+    h.update(b"\0")
+
+
+def content_digest(folder: Path, base_digest: str) -> str | None:
+    """The digest `load` would give this folder's files, without parsing them; None if one cannot be read."""
+    files, bad = inputs(folder)
+    if bad is not None:
+        return None
+    h = hashlib.sha256(base_digest.encode())
+    for path in files:
+        try:
+            _feed(h, folder, path, read_bytes(path))
+        except LoadError:
+            return None
+    return h.hexdigest()
 
 
 def load(name: str | Path, _seen: tuple[Path, ...] = (), near: Path | None = None) -> tuple[Ruleset | None, list[Problem]]:
-    """Load and merge a ruleset; returns every problem found rather than stopping at the first."""
+    """Load and merge a ruleset; returns every problem found rather than stopping at the first.
+
+    A ruleset that loads without problems is kept (in this process and in the user's cache
+    folder) under the digest of all its files, so the next load with the same files skips
+    parsing and validation.
+    """
+    from . import cache
+
     folder = locate(str(name), near).resolve()
     if folder in _seen:
         chain = " -> ".join(p.name for p in (*_seen, folder))
         return None, [Problem(Place(str(folder / "ruleset.yaml"), 1, 1), f"'extends' makes a cycle: {chain}")]
+    rs = cache.fetch(folder)
+    if rs is not None:
+        return rs, []
+    rs, problems = _load(folder, _seen)
+    if rs is not None and not problems:
+        cache.store(rs)
+    return rs, problems
+
+
+def _load(folder: Path, _seen: tuple[Path, ...]) -> tuple[Ruleset | None, list[Problem]]:
     problems: list[Problem] = []
-    meta_doc = _read(folder / "ruleset.yaml", problems)
+    raw: dict[Path, bytes] = {}
+    meta_doc = _read(folder / "ruleset.yaml", problems, raw)
     if meta_doc is None:
         return None, problems
     meta, errs = validate(m.RulesetMeta, meta_doc)
@@ -230,7 +328,9 @@ def load(name: str | Path, _seen: tuple[Path, ...] = (), near: Path | None = Non
         problems += base_problems
         if base is None:
             return None, problems
-    files = sorted((folder / "situations").glob("*.yaml")) if (folder / "situations").is_dir() else []
+    files, bad = inputs(folder)
+    if bad is not None:
+        problems.append(bad)
     facts_path = folder / "facts.yaml"
 
     rs = Ruleset(
@@ -241,23 +341,22 @@ def load(name: str | Path, _seen: tuple[Path, ...] = (), near: Path | None = Non
         situations=dict(base.situations) if base else {},
         folder=folder,
         chain=[*(base.chain if base else []), meta.id],
+        links=[*(base.links if base else []), (str(folder), meta.extends)],
         fact_origin=dict(base.fact_origin) if base else {},
         situation_origin=dict(base.situation_origin) if base else {},
         node_origin=dict(base.node_origin) if base else {},
         field_origin=dict(base.field_origin) if base else {},
         meta_origin=Origin(meta_doc, ()),
     )
-    h = hashlib.sha256(base.hash.encode() if base else b"")
-    _file_hash(h, folder, [folder / "ruleset.yaml", *([facts_path] if facts_path.is_file() else []), *files])
-    rs.hash = h.hexdigest()[:12]
+    situations: dict[str, m.Situation] = rs.situations  # type: ignore[assignment]
 
     for sid in meta.remove:
-        if sid not in rs.situations:
+        if sid not in situations:
             problems.append(Problem(meta_doc.place(("remove",)), f"'remove' names unknown situation '{sid}'"))
-        rs.situations.pop(sid, None)
+        situations.pop(sid, None)
 
-    if facts_path.is_file():
-        doc = _read(facts_path, problems)
+    if facts_path in files:
+        doc = _read(facts_path, problems, raw)
         if doc is not None:
             ff, errs = validate(m.FactsFile, doc)
             problems += errs
@@ -267,7 +366,9 @@ def load(name: str | Path, _seen: tuple[Path, ...] = (), near: Path | None = Non
                     rs.fact_origin[name] = Origin(doc, ("facts", name))
 
     for path in files:
-        doc = _read(path, problems)
+        if path.parent == folder:
+            continue
+        doc = _read(path, problems, raw)
         if doc is None:
             continue
         if isinstance(doc.data, dict) and "patch" in doc.data:
@@ -277,22 +378,28 @@ def load(name: str | Path, _seen: tuple[Path, ...] = (), near: Path | None = Non
         problems += errs
         if sit is None:
             continue
-        if sit.id in rs.situations and Path(rs.situation_origin[sit.id].doc.path).resolve().is_relative_to(folder):
+        if sit.id in situations and Path(rs.situation_origin[sit.id].path).resolve().is_relative_to(folder):
             first = rs.situation_origin[sit.id].place()
             problems.append(Problem(doc.place(("id",)), f"situation id '{sit.id}' is also used at {first}"))
             continue
         if path.stem != sit.id:
             problems.append(Problem(doc.place(("id",)), f"situation id '{sit.id}' should match its file name '{path.stem}'"))
-        replaced = rs.situations.get(sit.id)
+        replaced = situations.get(sit.id)
         if replaced is not None:  # an overlay's whole situation: forget where the base's parts came from
             for key in _PATCHABLE:
                 rs.field_origin.pop((sit.id, key), None)
             for nid in replaced.nodes:
                 rs.node_origin.pop((sit.id, nid), None)
-        rs.situations[sit.id] = sit
+        situations[sit.id] = sit
         rs.situation_origin[sit.id] = Origin(doc, ())
         for nid in sit.nodes:
             rs.node_origin[(sit.id, nid)] = Origin(doc, ("nodes", nid))
+
+    h = hashlib.sha256(base.digest.encode() if base else b"")
+    for path in files:
+        _feed(h, folder, path, raw.get(path, b""))
+    rs.digest = h.hexdigest()
+    rs.hash = rs.digest[:12]
     return rs, problems
 
 
@@ -339,12 +446,15 @@ def _apply_patch(rs: Ruleset, doc: Document, problems: list[Problem]) -> None:
     rs.situations[sit.id] = sit.model_copy(update=changes)
 
 
-def _read(path: Path, problems: list[Problem]) -> Document | None:
+def _read(path: Path, problems: list[Problem], raw: dict[Path, bytes]) -> Document | None:
     try:
-        return read(path)
+        data = read_bytes(path)
+        doc = parse(decode(data, path), str(path))
     except LoadError as exc:
         problems.extend(exc.problems)
         return None
+    raw[path] = data
+    return doc
 
 
 _CACHE: dict[tuple[str, str], Ruleset] = {}

@@ -3,7 +3,7 @@
 These models are the single source of the JSON Schema (`referee schema`), so every
 field carries a description an editor can show.
 """
-from __future__ import annotations
+# no `from __future__ import annotations`: pydantic would compile every annotation string at import
 
 import re
 from typing import Annotated, Any, Literal, Union
@@ -26,7 +26,7 @@ RULING_ID = r"^[A-Z][A-Z0-9]*(-[A-Za-z0-9]+)+$"
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, defer_build=True)
 
 
 class Source(Strict):

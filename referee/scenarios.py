@@ -191,7 +191,7 @@ def leaves(rs: Ruleset, own_only: bool = False) -> dict[str, tuple[str, str]]:
         for nid, node in sit.nodes.items():
             if isinstance(node, m.RulingNode):
                 origin = rs.node_origin.get((sid, nid))
-                if own_only and origin is not None and not Path(origin.doc.path).resolve().is_relative_to(rs.folder):
+                if own_only and origin is not None and not Path(origin.path).resolve().is_relative_to(rs.folder):
                     continue
                 out[node.ruling.id] = (sid, nid)
     return out

@@ -6,7 +6,10 @@ line numbers, so a validation error could not name `path:line:col`.
 """
 from __future__ import annotations
 
+import errno
+import os
 import re
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -44,99 +47,235 @@ for _first in list(_Resolver.yaml_implicit_resolvers):
 
 
 class _Loader(_Base, _Resolver):  # type: ignore[misc,valid-type]
-    pass
+    def resolve(self, kind: type, value: Any, implicit: tuple[bool, bool]) -> str:
+        # PyYAML tries every implicit resolver's regex on every plain scalar; the same few
+        # hundred words recur in every file, so remember the answer (no path resolvers here).
+        if kind is yaml.ScalarNode and implicit[0]:
+            tag = _TAGS.get(value)
+            if tag is None:
+                tag = super().resolve(kind, value, implicit)
+                if len(_TAGS) < 50_000:
+                    _TAGS[value] = tag
+            return tag
+        return super().resolve(kind, value, implicit)  # type: ignore[no-any-return]
 
 
+_TAGS: dict[str, str] = {}
+
+_STR = "tag:yaml.org,2002:str"
 _PLAIN = {
-    "tag:yaml.org,2002:str",
+    _STR,
     "tag:yaml.org,2002:int",
     "tag:yaml.org,2002:float",
     "tag:yaml.org,2002:bool",
     "tag:yaml.org,2002:null",
 }
 
+# Limits that keep hostile or broken files from hanging the loader or eating memory.
+MAX_BYTES = 1_000_000  # a situation file is a few kB
+MAX_DEPTH = 50  # rulesets nest about 8 deep
+MAX_VALUES = 100_000  # after expanding aliases; a billion-laughs file stops here
+_SCAN_ABOVE = 10_000  # characters; shorter texts cannot nest deep enough to exhaust the C stack
+MAX_DIGITS = 15  # amounts and counts; beyond this a number is a typo (and JSON readers lose precision)
+
 
 class Document:
-    """Plain data from one YAML file plus the place of every mapping key and value."""
+    """Plain data from one YAML file plus the place of every mapping key and value.
 
-    def __init__(self, path: str, data: Any, places: dict[Loc, Place]) -> None:
+    Places are found only when first asked for (a file that loads cleanly rarely needs
+    them): the text is parsed again, this time noting where each value sits.
+    """
+
+    def __init__(self, path: str, data: Any, places: dict[Loc, Place] | None = None, text: str = "") -> None:
         self.path = path
         self.data = data
-        self.places = places
+        self._places = places
+        self.text = text
+
+    @property
+    def places(self) -> dict[Loc, Place]:
+        if self._places is None:
+            places: dict[Loc, Place] = {}
+            if self.text:
+                node = _compose(self.text, self.path)
+                if node is not None:
+                    _Builder(self.path, places).build(node, (), 0)
+            self._places = places
+        return self._places
 
     def place(self, loc: Loc) -> Place:
         """The place of `loc`, or of its nearest ancestor that has one."""
+        places = self.places
         loc = tuple(loc)
         while loc:
-            if loc in self.places:
-                return self.places[loc]
+            if loc in places:
+                return places[loc]
             loc = loc[:-1]
-        return self.places.get((), Place(self.path, 1, 1))
+        return places.get((), Place(self.path, 1, 1))
 
 
 def _mark(path: str, node: yaml.Node) -> Place:
     return Place(path, node.start_mark.line + 1, node.start_mark.column + 1)
 
 
-def _build(node: yaml.Node, path: str, loc: Loc, places: dict[Loc, Place]) -> Any:
-    places[loc] = _mark(path, node)
-    if isinstance(node, yaml.ScalarNode):
-        if node.tag not in _PLAIN:
-            raise LoadError([Problem(_mark(path, node), f"tag {node.tag!r} is not allowed here")])
-        return yaml.SafeLoader.yaml_constructors[node.tag](_CONSTRUCTOR, node)
-    if isinstance(node, yaml.SequenceNode):
-        if node.tag != "tag:yaml.org,2002:seq":
-            raise LoadError([Problem(_mark(path, node), f"tag {node.tag!r} is not allowed here")])
-        return [_build(item, path, loc + (i,), places) for i, item in enumerate(node.value)]
-    if isinstance(node, yaml.MappingNode):
-        if node.tag != "tag:yaml.org,2002:map":
-            raise LoadError([Problem(_mark(path, node), f"tag {node.tag!r} is not allowed here")])
-        out: dict[Any, Any] = {}
-        for key_node, value_node in node.value:
-            if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == "tag:yaml.org,2002:merge":
-                raise LoadError([Problem(_mark(path, key_node), "keys must be plain words")])
-            key = _build(key_node, path, loc, {})
-            if isinstance(key, (int, float, bool)) or key is None:
-                key = key_node.value  # `1: x` in a choice map means the text "1"
-            if key in out:
-                raise LoadError(
-                    [Problem(_mark(path, key_node), f"duplicate key {key!r} (first at line {places[loc + (key,)].line})")]
-                )
-            out[key] = _build(value_node, path, loc + (key,), places)
-            # Point errors about a value at its key, where the author reads the line.
-            places[loc + (key,)] = _mark(path, key_node)
-        return out
-    raise LoadError([Problem(_mark(path, node), "unsupported YAML node")])  # pragma: no cover
-
-
 _CONSTRUCTOR = yaml.SafeLoader("")
 
 
-def parse(text: str, path: str) -> Document:
-    """Parse one YAML document; every failure is a LoadError naming path:line:col."""
+class _Builder:
+    """Turns composed nodes into plain data, refusing what a ruleset never needs."""
+
+    def __init__(self, path: str, places: dict[Loc, Place] | None) -> None:
+        self.path = path
+        self.places = places
+        self.count = 0
+        self.stack: list[yaml.Node] = []
+
+    def fail(self, node: yaml.Node, message: str) -> LoadError:
+        return LoadError([Problem(_mark(self.path, node), message)])
+
+    def build(self, node: yaml.Node, loc: Loc, depth: int) -> Any:
+        places = self.places
+        if places is not None:
+            places[loc] = _mark(self.path, node)
+        self.count += 1
+        if self.count > MAX_VALUES:
+            raise self.fail(node, f"more than {MAX_VALUES:,} values once aliases are expanded")
+        if isinstance(node, yaml.ScalarNode):
+            if node.tag == _STR:
+                return node.value
+            return self.scalar(node)
+        if depth >= MAX_DEPTH:
+            if any(n is node for n in self.stack):
+                raise self.fail(node, "an alias refers to its own anchor")
+            raise self.fail(node, f"nested more than {MAX_DEPTH} levels deep")
+        self.stack.append(node)
+        try:
+            if isinstance(node, yaml.SequenceNode):
+                if node.tag != "tag:yaml.org,2002:seq":
+                    raise self.fail(node, f"tag {node.tag!r} is not allowed here")
+                return [self.build(item, loc + (i,), depth + 1) for i, item in enumerate(node.value)]
+            if isinstance(node, yaml.MappingNode):
+                return self.mapping(node, loc, depth)
+            raise self.fail(node, "unsupported YAML node")  # pragma: no cover
+        finally:
+            self.stack.pop()
+
+    def scalar(self, node: yaml.ScalarNode) -> Any:
+        tag = node.tag
+        if tag not in _PLAIN:
+            raise self.fail(node, f"tag {tag!r} is not allowed here")
+        name = tag.rpartition(":")[2]
+        if name == "int" and sum(c.isdigit() for c in node.value) > MAX_DIGITS:
+            raise self.fail(node, f"number too long (more than {MAX_DIGITS} digits)")
+        try:
+            return yaml.SafeLoader.yaml_constructors[tag](_CONSTRUCTOR, node)
+        except (ValueError, KeyError, TypeError, OverflowError, yaml.YAMLError):
+            shown = node.value if len(node.value) <= 40 else node.value[:40] + "..."
+            raise self.fail(node, f"{shown!r} is not a valid {name}") from None
+
+    def mapping(self, node: yaml.MappingNode, loc: Loc, depth: int) -> dict[Any, Any]:
+        if node.tag != "tag:yaml.org,2002:map":
+            raise self.fail(node, f"tag {node.tag!r} is not allowed here")
+        out: dict[Any, Any] = {}
+        lines: dict[Any, int] = {}
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == "tag:yaml.org,2002:merge":
+                raise self.fail(key_node, "keys must be plain words")
+            if key_node.tag == _STR:
+                key = key_node.value
+            else:
+                key = self.scalar(key_node)
+                if isinstance(key, (int, float, bool)) or key is None:
+                    key = key_node.value  # `1: x` in a choice map means the text "1"
+            if key in out:
+                raise self.fail(key_node, f"duplicate key {key!r} (first at line {lines[key]})")
+            lines[key] = key_node.start_mark.line + 1
+            out[key] = self.build(value_node, loc + (key,), depth + 1)
+            if self.places is not None:
+                # Point errors about a value at its key, where the author reads the line.
+                self.places[loc + (key,)] = _mark(self.path, key_node)
+        return out
+
+
+def _too_deep(text: str) -> Any:
+    """The first collection nested deeper than MAX_DEPTH, found without recursing."""
+    loader = _Loader(text)
+    depth = 0
+    try:
+        while (event := loader.get_event()) is not None:
+            kind = type(event)
+            if kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
+                depth += 1
+                if depth > MAX_DEPTH:
+                    return event
+            elif kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
+                depth -= 1
+        return None
+    finally:
+        loader.dispose()
+
+
+def _compose(text: str, path: str) -> yaml.Node | None:
     loader = _Loader(text)
     try:
-        node = loader.get_single_node()
+        # libyaml's composer recurses in C once per level of nesting and crashes the process
+        # somewhere past 20,000 levels; a text this short cannot nest that deep.
+        if len(text) > _SCAN_ABOVE and (deep := _too_deep(text)) is not None:
+            raise LoadError([Problem(_mark(path, deep), f"nested more than {MAX_DEPTH} levels deep")])
+        return loader.get_single_node()
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         place = Place(path, mark.line + 1, mark.column + 1) if mark else Place(path)
         raise LoadError([Problem(place, f"invalid YAML: {exc.problem or exc.context}")]) from None
     except yaml.YAMLError as exc:
         raise LoadError([Problem(Place(path), f"invalid YAML: {exc}")]) from None
+    except RecursionError:  # libyaml's composer recurses once per level of nesting
+        raise LoadError([Problem(Place(path), f"nested more than {MAX_DEPTH} levels deep")]) from None
     finally:
         loader.dispose()
-    places: dict[Loc, Place] = {}
+
+
+def parse(text: str, path: str) -> Document:
+    """Parse one YAML document; every failure is a LoadError naming path:line:col."""
+    node = _compose(text, path)
     if node is None:
-        return Document(path, None, {(): Place(path, 1, 1)})
-    return Document(path, _build(node, path, (), places), places)
+        return Document(path, None, {(): Place(path, 1, 1)}, text)
+    return Document(path, _Builder(path, None).build(node, (), 0), None, text)
+
+
+def read_bytes(path: Path | str) -> bytes:
+    """A regular file's bytes, refusing what is not one (a folder, a FIFO, a device) or is too big."""
+    p = str(path)
+    try:
+        st = os.stat(p)
+    except FileNotFoundError:
+        gone = " (a symlink to nothing)" if os.path.islink(p) else ""
+        raise LoadError([Problem(Place(p), f"no such file{gone}")]) from None
+    except OSError as exc:
+        why = "a symlink loop" if exc.errno == errno.ELOOP else exc.strerror
+        raise LoadError([Problem(Place(p), f"cannot read: {why}")]) from None
+    if stat.S_ISDIR(st.st_mode):
+        raise LoadError([Problem(Place(p), "is a folder, not a YAML file")])
+    if not stat.S_ISREG(st.st_mode):
+        raise LoadError([Problem(Place(p), "not a regular file (a device, FIFO or socket)")])
+    if st.st_size > MAX_BYTES:
+        raise LoadError([Problem(Place(p), f"file too large ({st.st_size:,} bytes; at most {MAX_BYTES:,})")])
+    try:
+        with open(p, "rb") as f:
+            raw = f.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise LoadError([Problem(Place(p), f"cannot read: {exc.strerror}")]) from None
+    if len(raw) > MAX_BYTES:
+        raise LoadError([Problem(Place(p), f"file too large (more than {MAX_BYTES:,} bytes)")])
+    return raw
+
+
+def decode(raw: bytes, path: Path | str) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise LoadError([Problem(Place(str(path)), f"cannot read: not UTF-8 text (byte {exc.start})")]) from None
 
 
 def read(path: Path | str) -> Document:
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise LoadError([Problem(Place(str(path)), "no such file")]) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise LoadError([Problem(Place(str(path)), f"cannot read: {exc}")]) from None
-    return parse(text, str(path))
+    return parse(decode(read_bytes(path), path), str(path))

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -8,6 +9,18 @@ from typer.testing import CliRunner
 from referee.cli import app
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _cache_in_tmp(tmp_path_factory: pytest.TempPathFactory):
+    """The ruleset cache goes to a temporary folder (never $HOME); subprocesses inherit it."""
+    old = os.environ.get("REFEREE_CACHE_DIR")
+    os.environ["REFEREE_CACHE_DIR"] = str(tmp_path_factory.mktemp("referee-cache"))
+    yield
+    if old is None:
+        os.environ.pop("REFEREE_CACHE_DIR", None)
+    else:
+        os.environ["REFEREE_CACHE_DIR"] = old
 
 
 @pytest.fixture

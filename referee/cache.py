@@ -1,0 +1,156 @@
+"""Validated rulesets kept between runs, so a ruling does not parse and validate YAML each time.
+
+An entry holds one ruleset that loaded without a single problem, keyed by the digest of every
+file of it and of the rulesets it extends. It is used only when the files hash to the same
+digest, each `extends` still names the same folder, and the entry was written by this very
+code (referee version and the source of the modules that shape the pickled data); anything
+else, including a corrupt file, is a miss and the ruleset is loaded and validated afresh.
+
+Entries live in the user's cache folder (`REFEREE_CACHE_DIR`, else `$XDG_CACHE_HOME/referee`,
+else `~/.cache/referee`), never in the repository; `REFEREE_NO_CACHE=1` turns the disk cache off.
+Within one process every ruleset is also remembered, so overlays share one copy of their base.
+"""
+from __future__ import annotations
+
+import gc
+import hashlib
+import os
+import pickle
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+from .errors import RefereeError
+from .loader import Origin, Ruleset, Situations, content_digest, locate
+
+_ORIGINS = ("fact_origin", "situation_origin", "node_origin", "field_origin")
+_SHAPING = ("model.py", "loader.py", "yamlload.py", "cache.py")  # modules whose change alters an entry
+
+_MEMORY: dict[tuple[Path, str], Ruleset] = {}
+_stamp: str | None = None
+
+
+def folder() -> Path | None:
+    """Where entries are written, or None when the cache is off."""
+    if os.environ.get("REFEREE_NO_CACHE"):
+        return None
+    explicit = os.environ.get("REFEREE_CACHE_DIR")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "referee"
+
+
+def stamp() -> str:
+    """Which code wrote an entry: an entry from other code is never read back."""
+    global _stamp
+    if _stamp is None:
+        from pydantic.version import VERSION
+
+        h = hashlib.sha256(f"{__version__}\0{sys.version}\0{VERSION}".encode())
+        here = Path(__file__).resolve().parent
+        for name in _SHAPING:
+            h.update((here / name).read_bytes())
+        _stamp = h.hexdigest()
+    return _stamp
+
+
+def _memory_key(ruleset_folder: Path) -> tuple[Path, str]:
+    # REFEREE_RULESETS decides which folder an `extends` names, so it is part of every key.
+    return ruleset_folder, os.environ.get("REFEREE_RULESETS", "")
+
+
+def _entry_path(where: Path, ruleset_folder: Path) -> Path:
+    key = "\0".join(map(str, _memory_key(ruleset_folder)))
+    return where / f"{hashlib.sha256(key.encode()).hexdigest()[:24]}.ruleset"
+
+
+def _current(links: list[tuple[str, str | None]], digest: str) -> bool:
+    """Do the files on disk still hash to `digest`, with every `extends` naming the same folder?"""
+    seen = ""
+    for i, (path, extends) in enumerate(links):
+        here = Path(path)
+        if extends is not None:
+            try:
+                if locate(extends, near=here).resolve() != Path(links[i - 1][0]):
+                    return False
+            except RefereeError:
+                return False
+        got = content_digest(here, seen)
+        if got is None:
+            return False
+        seen = got
+    return seen == digest
+
+
+def fetch(ruleset_folder: Path) -> Ruleset | None:
+    """The validated ruleset for this folder if its files are unchanged, else None."""
+    known = _MEMORY.get(_memory_key(ruleset_folder))
+    if known is not None and _current(known.links, known.digest):
+        return known
+    where = folder()
+    if where is None:
+        return None
+    try:
+        blob = _entry_path(where, ruleset_folder).read_bytes()
+    except OSError:
+        return None
+    try:
+        head, packed = pickle.loads(blob)
+        if head["stamp"] != stamp() or not _current(head["links"], head["digest"]):
+            return None
+        rs = _unpack(packed)
+    except Exception:  # a corrupt or foreign entry is only a miss; it is rewritten after the load
+        return None
+    _MEMORY[_memory_key(ruleset_folder)] = rs
+    return rs
+
+
+def store(rs: Ruleset) -> None:
+    """Remember a ruleset that loaded without problems; a cache that cannot be written is skipped."""
+    _MEMORY[_memory_key(rs.folder)] = rs
+    where = folder()
+    if where is None:
+        return
+    head = {"stamp": stamp(), "links": rs.links, "digest": rs.digest}
+    try:
+        blob = pickle.dumps((head, _pack(rs)), protocol=pickle.HIGHEST_PROTOCOL)
+        where.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd, tmp = tempfile.mkstemp(dir=where, prefix=".tmp-")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(blob)
+            os.replace(tmp, _entry_path(where, rs.folder))  # readers see the old entry or the new, never half
+        except BaseException:
+            os.unlink(tmp)
+            raise
+    except (OSError, pickle.PicklingError):
+        pass
+
+
+def _pack(rs: Ruleset) -> bytes:
+    state: dict[str, Any] = {k: getattr(rs, k) for k in rs.__dataclass_fields__}
+    state["situations"] = {sid: pickle.dumps(s, pickle.HIGHEST_PROTOCOL) for sid, s in rs.situations.items()}
+    for name in _ORIGINS:
+        state[name] = {key: (o.path, o.loc) for key, o in getattr(rs, name).items()}
+    state["meta_origin"] = (rs.meta_origin.path, rs.meta_origin.loc) if rs.meta_origin else None
+    return pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _unpack(packed: bytes) -> Ruleset:
+    enabled = gc.isenabled()
+    gc.disable()  # unpickling builds many objects and no cycles; collecting meanwhile only costs time
+    try:
+        state = pickle.loads(packed)
+    finally:
+        if enabled:
+            gc.enable()
+    docs: dict[str, Any] = {}
+    state["situations"] = Situations(state["situations"])
+    for name in _ORIGINS:
+        state[name] = {key: Origin(path, loc, docs) for key, (path, loc) in state[name].items()}
+    if state["meta_origin"] is not None:
+        state["meta_origin"] = Origin(*state["meta_origin"], docs)
+    return Ruleset(**state)

@@ -1,0 +1,185 @@
+"""The on-disk cache of validated rulesets: used only when every file is unchanged, never trusted otherwise."""
+from __future__ import annotations
+
+import pickle
+import shutil
+from pathlib import Path
+
+import pytest
+
+from referee import cache, loader
+from referee.checks import lint
+
+ROOT = Path(__file__).resolve().parent.parent
+BROKEN = ROOT / "tests" / "broken" / "rulesets"
+
+
+@pytest.fixture
+def disk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A fresh cache folder, and no rulesets remembered in this process."""
+    where = tmp_path / "cache"
+    monkeypatch.setenv("REFEREE_CACHE_DIR", str(where))
+    monkeypatch.delenv("REFEREE_NO_CACHE", raising=False)
+    monkeypatch.setattr(cache, "_MEMORY", {})
+    return where
+
+
+@pytest.fixture
+def parses(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """Folders the loader really parsed (a cache hit parses none)."""
+    seen: list[Path] = []
+    real = loader._load
+
+    def spy(folder: Path, _seen: tuple[Path, ...]):  # type: ignore[no-untyped-def]
+        seen.append(folder)
+        return real(folder, _seen)
+
+    monkeypatch.setattr(loader, "_load", spy)
+    return seen
+
+
+def copy_ruleset(tmp_path: Path, name: str = "nmjl") -> Path:
+    return Path(shutil.copytree(ROOT / "rulesets" / name, tmp_path / "rulesets" / name))
+
+
+def forget_process() -> None:
+    cache._MEMORY.clear()
+
+
+def same(a: loader.Ruleset, b: loader.Ruleset) -> None:
+    assert a.digest == b.digest and a.hash == b.hash and a.chain == b.chain
+    assert dict(a.situations) == dict(b.situations)
+    assert a.facts == b.facts and a.sources == b.sources and a.scoring == b.scoring
+    for name in ("fact_origin", "situation_origin", "node_origin", "field_origin"):
+        assert {k: (o.path, o.loc) for k, o in getattr(a, name).items()} == {
+            k: (o.path, o.loc) for k, o in getattr(b, name).items()
+        }
+
+
+def test_a_second_process_reads_the_ruleset_from_the_cache(disk: Path, parses: list[Path], tmp_path: Path) -> None:
+    folder = copy_ruleset(tmp_path)
+    cold, problems = loader.load(folder)
+    assert cold is not None and not problems and parses == [folder]
+    assert len(list(disk.glob("*.ruleset"))) == 1
+    forget_process()
+    warm, problems = loader.load(folder)
+    assert warm is not None and not problems
+    assert parses == [folder]  # not parsed again
+    assert isinstance(warm.situations, loader.Situations)
+    same(cold, warm)
+
+
+def test_an_edited_file_is_seen_at_once(disk: Path, parses: list[Path], tmp_path: Path) -> None:
+    folder = copy_ruleset(tmp_path)
+    loader.load(folder)
+    path = folder / "situations" / "wrong-end.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("Picked from the wrong end", "Drew from the back"), encoding="utf-8")
+    for forget in (False, True):  # this process's copy and the disk entry are both stale
+        if forget:
+            forget_process()
+        rs, _ = loader.load(folder)
+        assert rs is not None and rs.situations["wrong-end"].title.startswith("Drew from the back")
+    assert parses == [folder, folder]
+
+
+def test_an_added_or_removed_situation_file_is_seen(disk: Path, tmp_path: Path) -> None:
+    folder = copy_ruleset(tmp_path)
+    before, _ = loader.load(folder)
+    assert before is not None
+    (folder / "situations" / "wrong-end.yaml").unlink()
+    forget_process()
+    after, _ = loader.load(folder)
+    assert after is not None and "wrong-end" not in after.situations and after.digest != before.digest
+
+
+def test_an_overlay_sees_a_change_in_its_base(disk: Path, parses: list[Path], tmp_path: Path) -> None:
+    base = copy_ruleset(tmp_path)
+    top = copy_ruleset(tmp_path, "amja")
+    loader.load(top)
+    path = base / "situations" / "wrong-end.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("Picked from the wrong end", "Drew from the back"), encoding="utf-8")
+    forget_process()
+    parses.clear()
+    rs, _ = loader.load(top)
+    assert rs is not None and rs.situations["wrong-end"].title.startswith("Drew from the back")
+    assert parses == [top, base]
+
+
+def test_overlays_share_one_copy_of_their_base_in_a_process(disk: Path, parses: list[Path]) -> None:
+    for name in ("amja", "card-game", "house-example"):
+        loader.load(name)
+    assert [p.name for p in parses].count("nmjl") == 1
+
+
+@pytest.mark.parametrize("damage", [b"", b"not a pickle", pickle.dumps(({"stamp": "x"}, b"")), pickle.dumps(["a", "list"])])
+def test_a_corrupt_or_foreign_entry_is_rebuilt(disk: Path, parses: list[Path], tmp_path: Path, damage: bytes) -> None:
+    folder = copy_ruleset(tmp_path)
+    cold, _ = loader.load(folder)
+    (entry,) = disk.glob("*.ruleset")
+    entry.write_bytes(damage)
+    forget_process()
+    warm, problems = loader.load(folder)
+    assert warm is not None and not problems and parses == [folder, folder]
+    same(cold, warm)
+    assert entry.read_bytes() != damage  # rewritten, so the next run is fast again
+
+
+def test_an_entry_written_by_other_code_is_ignored(disk: Path, parses: list[Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = copy_ruleset(tmp_path)
+    loader.load(folder)
+    forget_process()
+    monkeypatch.setattr(cache, "_stamp", "another referee version")
+    loader.load(folder)
+    assert parses == [folder, folder]
+
+
+def test_a_ruleset_with_problems_is_never_cached(disk: Path, tmp_path: Path) -> None:
+    folder = copy_ruleset(tmp_path)
+    (folder / "situations" / "wrong-end.yaml").write_text("id: wrong-end\n", encoding="utf-8")
+    rs, problems = loader.load(folder)
+    assert problems
+    assert not disk.exists() or not list(disk.glob("*.ruleset"))
+    assert cache.fetch(folder) is None
+
+
+def test_writes_are_atomic_and_leave_no_temporary_files(disk: Path, tmp_path: Path) -> None:
+    loader.load(copy_ruleset(tmp_path))
+    assert sorted(p.suffix for p in disk.iterdir()) == [".ruleset"]
+
+
+def test_no_cache_writes_nothing(disk: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("REFEREE_NO_CACHE", "1")
+    rs, _ = loader.load(copy_ruleset(tmp_path))
+    assert rs is not None and not disk.exists()
+
+
+def test_an_unwritable_cache_folder_only_skips_the_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("", encoding="utf-8")
+    monkeypatch.setenv("REFEREE_CACHE_DIR", str(blocker / "cache"))
+    monkeypatch.setattr(cache, "_MEMORY", {})
+    rs, problems = loader.load(copy_ruleset(tmp_path))
+    assert rs is not None and not problems
+
+
+def test_lint_names_the_same_places_from_a_cached_ruleset(disk: Path) -> None:
+    """Origins from the cache re-read their file for line and column; the lint cannot tell."""
+    folder = BROKEN / "dangling-target"
+    cold, problems = loader.load(folder)
+    assert cold is not None and not problems
+    want = [str(p) for p in lint(cold)]
+    assert want and any(":" in w for w in want)
+    forget_process()
+    warm = cache.fetch(folder.resolve())
+    assert warm is not None
+    assert [str(p) for p in lint(warm)] == want
+
+
+def test_the_cache_lives_in_the_users_cache_folder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv("REFEREE_CACHE_DIR", raising=False)
+    monkeypatch.delenv("REFEREE_NO_CACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert cache.folder() == tmp_path / "xdg" / "referee"
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert cache.folder() == tmp_path / "home" / ".cache" / "referee"

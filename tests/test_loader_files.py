@@ -1,0 +1,124 @@
+"""Things in a ruleset folder that are not plain YAML files get one line each, never a hang.
+
+(Broken file *contents* live in the golden corpus, tests/broken/; these cases need a
+folder, a symlink or a FIFO, which git cannot hold, so each test builds its own.)
+"""
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from referee.cli import app
+from referee.errors import LoadError
+from referee.loader import load
+from referee.yamlload import MAX_BYTES, read
+
+ROOT = Path(__file__).resolve().parent.parent
+
+pytestmark = pytest.mark.skipif(os.name != "posix", reason="symlinks and FIFOs as POSIX makes them")
+
+
+def overlay(tmp_path: Path) -> Path:
+    """A small valid overlay of nmjl, to put strange things into."""
+    folder = tmp_path / "ours"
+    (folder / "situations").mkdir(parents=True)
+    (folder / "ruleset.yaml").write_text("id: ours\ntitle: Ours\nversion: '1'\nextends: nmjl\n", encoding="utf-8")
+    return folder
+
+
+def check(folder: Path) -> tuple[int, list[str]]:
+    result = CliRunner().invoke(app, ["check", str(folder)])
+    assert "Traceback" not in result.output
+    return result.exit_code, [line for line in result.stdout.splitlines() if line.strip()]
+
+
+def one_line(folder: Path, name: str, message: str) -> None:
+    code, lines = check(folder)
+    assert code == 1
+    assert lines == [f"{folder / 'situations' / name}: {message}"]
+
+
+def test_a_folder_named_like_a_yaml_file(tmp_path: Path) -> None:
+    folder = overlay(tmp_path)
+    (folder / "situations" / "x.yaml").mkdir()
+    one_line(folder, "x.yaml", "is a folder, not a YAML file")
+
+
+def test_a_dangling_symlink(tmp_path: Path) -> None:
+    folder = overlay(tmp_path)
+    (folder / "situations" / "gone.yaml").symlink_to(tmp_path / "nowhere.yaml")
+    one_line(folder, "gone.yaml", "no such file (a symlink to nothing)")
+
+
+def test_a_symlink_loop(tmp_path: Path) -> None:
+    folder = overlay(tmp_path)
+    (folder / "situations" / "loop.yaml").symlink_to(folder / "situations" / "loop.yaml")
+    one_line(folder, "loop.yaml", "cannot read: a symlink loop")
+
+
+def test_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path: Path) -> None:
+    folder = overlay(tmp_path)
+    os.mkfifo(folder / "situations" / "pipe.yaml")
+    one_line(folder, "pipe.yaml", "not a regular file (a device, FIFO or socket)")
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero")
+def test_a_link_to_dev_zero_is_refused_without_reading_it(tmp_path: Path) -> None:
+    folder = overlay(tmp_path)
+    (folder / "situations" / "zero.yaml").symlink_to("/dev/zero")
+    one_line(folder, "zero.yaml", "not a regular file (a device, FIFO or socket)")
+
+
+def test_a_file_over_the_size_cap_is_refused(tmp_path: Path) -> None:
+    big = tmp_path / "big.yaml"
+    big.write_text("a: " + "x" * MAX_BYTES + "\n", encoding="utf-8")
+    with pytest.raises(LoadError, match="file too large"):
+        read(big)
+
+
+def test_a_situations_folder_that_is_a_symlink_loop_is_an_error(tmp_path: Path) -> None:
+    folder = tmp_path / "ours"
+    folder.mkdir()
+    (folder / "ruleset.yaml").write_text("id: ours\ntitle: Ours\nversion: '1'\nextends: nmjl\n", encoding="utf-8")
+    (folder / "situations").symlink_to(folder / "situations")
+    code, lines = check(folder)
+    assert code == 1
+    assert lines == [f"{folder / 'situations'}: situations folder is a symlink loop"]
+
+
+def test_a_situations_file_instead_of_a_folder_is_an_error(tmp_path: Path) -> None:
+    folder = tmp_path / "ours"
+    folder.mkdir()
+    (folder / "ruleset.yaml").write_text("id: ours\ntitle: Ours\nversion: '1'\nextends: nmjl\n", encoding="utf-8")
+    (folder / "situations").write_text("not a folder\n", encoding="utf-8")
+    _, problems = load(folder)
+    assert [p.message for p in problems] == ["'situations' is a file; it must be a folder of situation files"]
+
+
+def test_a_facts_file_that_is_a_dangling_symlink_is_not_silently_skipped(tmp_path: Path) -> None:
+    folder = overlay(tmp_path)
+    (folder / "facts.yaml").symlink_to(tmp_path / "nowhere.yaml")
+    _, problems = load(folder)
+    assert [str(p) for p in problems] == [f"{folder / 'facts.yaml'}: no such file (a symlink to nothing)"]
+
+
+def test_a_deep_nest_longer_than_libyaml_can_recurse_is_refused(tmp_path: Path) -> None:
+    """100,000 levels crash libyaml's recursive composer (a segfault), so depth is checked first."""
+    deep = tmp_path / "deep.yaml"
+    deep.write_text("a: " + "[" * 100_000 + "]" * 100_000 + "\n", encoding="utf-8")
+    with pytest.raises(LoadError) as exc:
+        read(deep)
+    assert str(exc.value) == f"{deep}:1:53: nested more than 50 levels deep"
+
+
+def test_good_files_beside_bad_ones_still_load(tmp_path: Path) -> None:
+    folder = overlay(tmp_path)
+    shutil.copy(ROOT / "rulesets" / "nmjl" / "situations" / "wrong-end.yaml", folder / "situations")
+    (folder / "situations" / "x.yaml").mkdir()
+    rs, problems = load(folder)
+    assert rs is not None and "wrong-end" in rs.situations
+    assert len(problems) == 1
