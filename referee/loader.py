@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import errno
+import gc
 import hashlib
 import os
 import pickle
@@ -134,6 +135,7 @@ class Ruleset:
     hash: str = ""  # the first 12 characters of `digest`, shown with every ruling
     digest: str = ""  # sha256 over every file of the chain, base first: the cache's key
     links: list[tuple[str, str | None]] = field(default_factory=list)  # (folder, its 'extends'), base first
+    # The *_origin maps are dicts while loading and read-only `cache.Origins` from the cache.
     fact_origin: dict[str, Origin] = field(default_factory=dict)
     situation_origin: dict[str, Origin] = field(default_factory=dict)
     node_origin: dict[tuple[str, str], Origin] = field(default_factory=dict)
@@ -246,27 +248,29 @@ def validate(cls: type[T], doc: Document, loc: Loc = ()) -> tuple[T | None, list
 # loading
 
 
-def inputs(folder: Path) -> tuple[list[Path], Problem | None]:
-    """The files a ruleset folder is made of, in the order they are read and hashed."""
-    files = [folder / "ruleset.yaml"]
-    facts = folder / "facts.yaml"
-    if os.path.lexists(facts):
-        files.append(facts)
+def inputs(folder: Path) -> tuple[list[str], Problem | None]:
+    """The files a ruleset folder is made of, relative to it, in the order they are read and hashed."""
+    files = ["ruleset.yaml"]
+    if os.path.lexists(folder / "facts.yaml"):
+        files.append("facts.yaml")
     sit_dir = folder / "situations"
-    if not os.path.lexists(sit_dir):
-        return files, None
     try:
-        os.stat(sit_dir)
-    except OSError as exc:
-        why = "a symlink loop" if exc.errno == errno.ELOOP else "a symlink to nothing"
-        return files, Problem(Place(str(sit_dir)), f"situations folder is {why}")
-    if not sit_dir.is_dir():
+        names = os.listdir(sit_dir)
+    except FileNotFoundError:
+        if not os.path.islink(sit_dir):
+            return files, None
+        return files, Problem(Place(str(sit_dir)), "situations folder is a symlink to nothing")
+    except NotADirectoryError:
         return files, Problem(Place(str(sit_dir)), "'situations' is a file; it must be a folder of situation files")
-    return files + sorted(sit_dir.glob("*.yaml")), None
+    except OSError as exc:
+        why = "a symlink loop" if exc.errno == errno.ELOOP else exc.strerror
+        return files, Problem(Place(str(sit_dir)), f"situations folder is {why}")
+    # As glob("*.yaml") would pick them: hidden files (an editor's .x.yaml.swp) are not situations.
+    return files + [f"situations/{n}" for n in sorted(names) if n.endswith(".yaml") and not n.startswith(".")], None
 
 
-def _feed(h: "hashlib._Hash", folder: Path, path: Path, data: bytes) -> None:
-    h.update(str(path.relative_to(folder)).encode())
+def _feed(h: "hashlib._Hash", rel: str, data: bytes) -> None:
+    h.update(rel.encode())
     h.update(b"\0")
     h.update(data)
     h.update(b"\0")
@@ -278,9 +282,9 @@ def content_digest(folder: Path, base_digest: str) -> str | None:
     if bad is not None:
         return None
     h = hashlib.sha256(base_digest.encode())
-    for path in files:
+    for rel in files:
         try:
-            _feed(h, folder, path, read_bytes(path))
+            _feed(h, rel, read_bytes(os.path.join(folder, rel)))
         except LoadError:
             return None
     return h.hexdigest()
@@ -302,7 +306,13 @@ def load(name: str | Path, _seen: tuple[Path, ...] = (), near: Path | None = Non
     rs = cache.fetch(folder)
     if rs is not None:
         return rs, []
-    rs, problems = _load(folder, _seen)
+    enabled = gc.isenabled()
+    gc.disable()  # parsing makes many objects and no cycles; collecting meanwhile doubled the time at 5,000 situations
+    try:
+        rs, problems = _load(folder, _seen)
+    finally:
+        if enabled:
+            gc.enable()
     if rs is not None and not problems:
         cache.store(rs)
     return rs, problems
@@ -355,7 +365,7 @@ def _load(folder: Path, _seen: tuple[Path, ...]) -> tuple[Ruleset | None, list[P
             problems.append(Problem(meta_doc.place(("remove",)), f"'remove' names unknown situation '{sid}'"))
         situations.pop(sid, None)
 
-    if facts_path in files:
+    if "facts.yaml" in files:
         doc = _read(facts_path, problems, raw)
         if doc is not None:
             ff, errs = validate(m.FactsFile, doc)
@@ -365,9 +375,10 @@ def _load(folder: Path, _seen: tuple[Path, ...]) -> tuple[Ruleset | None, list[P
                     rs.facts[name] = fact
                     rs.fact_origin[name] = Origin(doc, ("facts", name))
 
-    for path in files:
-        if path.parent == folder:
+    for rel in files:
+        if not rel.startswith("situations/"):
             continue
+        path = folder / rel
         doc = _read(path, problems, raw)
         if doc is None:
             continue
@@ -396,8 +407,8 @@ def _load(folder: Path, _seen: tuple[Path, ...]) -> tuple[Ruleset | None, list[P
             rs.node_origin[(sit.id, nid)] = Origin(doc, ("nodes", nid))
 
     h = hashlib.sha256(base.digest.encode() if base else b"")
-    for path in files:
-        _feed(h, folder, path, raw.get(path, b""))
+    for rel in files:
+        _feed(h, rel, raw.get(folder / rel, b""))
     rs.digest = h.hexdigest()
     rs.hash = rs.digest[:12]
     return rs, problems

@@ -261,8 +261,10 @@ def read_bytes(path: Path | str) -> bytes:
     if st.st_size > MAX_BYTES:
         raise LoadError([Problem(Place(p), f"file too large ({st.st_size:,} bytes; at most {MAX_BYTES:,})")])
     try:
-        with open(p, "rb") as f:
-            raw = f.read(MAX_BYTES + 1)
+        with open(p, "rb", buffering=0) as f:
+            raw = f.read(st.st_size + 1)  # not MAX_BYTES + 1: that allocates a megabyte per file
+            if len(raw) > st.st_size:  # grew since the stat
+                raw += f.read(MAX_BYTES + 1 - len(raw))
     except OSError as exc:
         raise LoadError([Problem(Place(p), f"cannot read: {exc.strerror}")]) from None
     if len(raw) > MAX_BYTES:
