@@ -27,7 +27,7 @@ from .errors import RefereeError
 from .loader import Origin, Ruleset, Situations, content_digest, locate
 
 _ORIGINS = ("fact_origin", "situation_origin", "node_origin", "field_origin")
-_SHAPING = ("model.py", "loader.py", "yamlload.py", "cache.py")  # modules whose change alters an entry
+_SHAPING = ("model.py", "loader.py", "yamlload.py", "files.py", "cache.py")  # modules whose change alters an entry
 
 _MEMORY: dict[tuple[Path, str], Ruleset] = {}
 _stamp: str | None = None

@@ -15,13 +15,18 @@ import pickle
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
 from . import model as m
 from .errors import LoadError, Place, Problem, UsageError
-from .yamlload import Document, Loc, decode, parse, read, read_bytes
+from .files import decode, read_bytes
+
+if TYPE_CHECKING:
+    from .yamlload import Document
+
+Loc = tuple[Any, ...]
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -87,6 +92,8 @@ class Origin:
     @property
     def doc(self) -> Document:
         if self._doc is None:
+            from .yamlload import Document, read
+
             docs = self._docs if self._docs is not None else {}
             if self.path not in docs:
                 try:
@@ -458,6 +465,8 @@ def _apply_patch(rs: Ruleset, doc: Document, problems: list[Problem]) -> None:
 
 
 def _read(path: Path, problems: list[Problem], raw: dict[Path, bytes]) -> Document | None:
+    from .yamlload import parse
+
     try:
         data = read_bytes(path)
         doc = parse(decode(data, path), str(path))

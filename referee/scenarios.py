@@ -5,14 +5,16 @@ import difflib
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import model as m
 from .answers import example, normalize, players_map
 from .engine import Outcome, Question, advance
 from .errors import LoadError, MissingAnswer, Problem, RefereeError, UsageError
 from .loader import Ruleset, data_dir, load_strict, validate
-from .yamlload import Document, read
+
+if TYPE_CHECKING:
+    from .yamlload import Document
 
 
 def all_fact_names(rs: Ruleset) -> set[str]:
@@ -73,6 +75,8 @@ def ruleset_for(path: Path, data: m.Answers) -> str:
 
 
 def load_file(path: Path) -> Scenario:
+    from .yamlload import read  # PyYAML only when a file is read, not on every start
+
     doc = read(path)
     data, problems = validate(m.Answers, doc)
     if data is None:

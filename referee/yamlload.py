@@ -6,16 +6,14 @@ line numbers, so a validation error could not name `path:line:col`.
 """
 from __future__ import annotations
 
-import errno
-import os
 import re
-import stat
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from .errors import LoadError, Place, Problem
+from .files import MAX_BYTES, decode, read_bytes  # noqa: F401  (MAX_BYTES: the size cap, re-exported)
 
 Loc = tuple[Any, ...]
 
@@ -72,7 +70,6 @@ _PLAIN = {
 }
 
 # Limits that keep hostile or broken files from hanging the loader or eating memory.
-MAX_BYTES = 1_000_000  # a situation file is a few kB
 MAX_DEPTH = 50  # rulesets nest about 8 deep
 MAX_VALUES = 100_000  # after expanding aliases; a billion-laughs file stops here
 _SCAN_ABOVE = 10_000  # characters; shorter texts cannot nest deep enough to exhaust the C stack
@@ -241,42 +238,6 @@ def parse(text: str, path: str) -> Document:
     if node is None:
         return Document(path, None, {(): Place(path, 1, 1)}, text)
     return Document(path, _Builder(path, None).build(node, (), 0), None, text)
-
-
-def read_bytes(path: Path | str) -> bytes:
-    """A regular file's bytes, refusing what is not one (a folder, a FIFO, a device) or is too big."""
-    p = str(path)
-    try:
-        st = os.stat(p)
-    except FileNotFoundError:
-        gone = " (a symlink to nothing)" if os.path.islink(p) else ""
-        raise LoadError([Problem(Place(p), f"no such file{gone}")]) from None
-    except OSError as exc:
-        why = "a symlink loop" if exc.errno == errno.ELOOP else exc.strerror
-        raise LoadError([Problem(Place(p), f"cannot read: {why}")]) from None
-    if stat.S_ISDIR(st.st_mode):
-        raise LoadError([Problem(Place(p), "is a folder, not a YAML file")])
-    if not stat.S_ISREG(st.st_mode):
-        raise LoadError([Problem(Place(p), "not a regular file (a device, FIFO or socket)")])
-    if st.st_size > MAX_BYTES:
-        raise LoadError([Problem(Place(p), f"file too large ({st.st_size:,} bytes; at most {MAX_BYTES:,})")])
-    try:
-        with open(p, "rb", buffering=0) as f:
-            raw = f.read(st.st_size + 1)  # not MAX_BYTES + 1: that allocates a megabyte per file
-            if len(raw) > st.st_size:  # grew since the stat
-                raw += f.read(MAX_BYTES + 1 - len(raw))
-    except OSError as exc:
-        raise LoadError([Problem(Place(p), f"cannot read: {exc.strerror}")]) from None
-    if len(raw) > MAX_BYTES:
-        raise LoadError([Problem(Place(p), f"file too large (more than {MAX_BYTES:,} bytes)")])
-    return raw
-
-
-def decode(raw: bytes, path: Path | str) -> str:
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise LoadError([Problem(Place(str(path)), f"cannot read: not UTF-8 text (byte {exc.start})")]) from None
 
 
 def read(path: Path | str) -> Document:

@@ -36,3 +36,17 @@ assert r.exit_code in (0, 2), r.output
     mods = _modules_after(code)
     for name in HEAVY:
         assert name not in mods
+
+
+def test_a_warm_ruling_without_an_answers_file_reads_no_yaml() -> None:
+    """From the ruleset cache, a ruling needs neither PyYAML nor parsing: only the files' bytes."""
+    code = """
+from typer.testing import CliRunner
+from referee.cli import app
+r = CliRunner().invoke(app, ["rule", "wrong-end", "-a", "several_wrong_end=no", "-a", "wrong_end_discard_mj=no",
+                             "--seat", "picker=West", "--no-input", "--json"])
+assert r.exit_code == 0, r.output
+"""
+    _modules_after(code)  # the first run writes the cache entry (REFEREE_CACHE_DIR is a temporary folder)
+    mods = _modules_after(code)
+    assert "yaml" not in mods and "referee.yamlload" not in mods

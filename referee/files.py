@@ -1,0 +1,51 @@
+"""Reading a file safely: regular files only, with a size cap, decoded as UTF-8.
+
+Kept apart from the YAML parser so that a warm start (the cache checks every file's bytes)
+does not import PyYAML.
+"""
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from pathlib import Path
+
+from .errors import LoadError, Place, Problem
+
+MAX_BYTES = 1_000_000  # a situation file is a few kB
+
+
+def read_bytes(path: Path | str) -> bytes:
+    """A regular file's bytes, refusing what is not one (a folder, a FIFO, a device) or is too big."""
+    p = str(path)
+    try:
+        st = os.stat(p)
+    except FileNotFoundError:
+        gone = " (a symlink to nothing)" if os.path.islink(p) else ""
+        raise LoadError([Problem(Place(p), f"no such file{gone}")]) from None
+    except OSError as exc:
+        why = "a symlink loop" if exc.errno == errno.ELOOP else exc.strerror
+        raise LoadError([Problem(Place(p), f"cannot read: {why}")]) from None
+    if stat.S_ISDIR(st.st_mode):
+        raise LoadError([Problem(Place(p), "is a folder, not a YAML file")])
+    if not stat.S_ISREG(st.st_mode):
+        raise LoadError([Problem(Place(p), "not a regular file (a device, FIFO or socket)")])
+    if st.st_size > MAX_BYTES:
+        raise LoadError([Problem(Place(p), f"file too large ({st.st_size:,} bytes; at most {MAX_BYTES:,})")])
+    try:
+        with open(p, "rb", buffering=0) as f:
+            raw = f.read(st.st_size + 1)  # not MAX_BYTES + 1: that allocates a megabyte per file
+            if len(raw) > st.st_size:  # grew since the stat
+                raw += f.read(MAX_BYTES + 1 - len(raw))
+    except OSError as exc:
+        raise LoadError([Problem(Place(p), f"cannot read: {exc.strerror}")]) from None
+    if len(raw) > MAX_BYTES:
+        raise LoadError([Problem(Place(p), f"file too large (more than {MAX_BYTES:,} bytes)")])
+    return raw
+
+
+def decode(raw: bytes, path: Path | str) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise LoadError([Problem(Place(str(path)), f"cannot read: not UTF-8 text (byte {exc.start})")]) from None
