@@ -9,6 +9,7 @@ else, including a corrupt file, is a miss and the ruleset is loaded and validate
 Entries live in the user's cache folder (`REFEREE_CACHE_DIR`, else `$XDG_CACHE_HOME/referee`,
 else `~/.cache/referee`), never in the repository; `REFEREE_NO_CACHE=1` turns the disk cache off.
 Within one process every ruleset is also remembered, so overlays share one copy of their base.
+Answers files (`rule --answers`) are kept the same way, by path and the digest of their bytes.
 """
 from __future__ import annotations
 
@@ -117,18 +118,58 @@ def store(rs: Ruleset) -> None:
         return
     head = {"stamp": stamp(), "links": rs.links, "digest": rs.digest}
     try:
-        blob = pickle.dumps((head, _pack(rs)), protocol=pickle.HIGHEST_PROTOCOL)
-        where.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd, tmp = tempfile.mkstemp(dir=where, prefix=".tmp-")
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(blob)
-            os.replace(tmp, _entry_path(where, rs.folder))  # readers see the old entry or the new, never half
-        except BaseException:
-            os.unlink(tmp)
-            raise
+        _write(_entry_path(where, rs.folder), pickle.dumps((head, _pack(rs)), protocol=pickle.HIGHEST_PROTOCOL))
     except (OSError, pickle.PicklingError):
         pass
+
+
+MAX_FILES = 256  # validated answers files kept; the oldest go first
+
+
+def _file_entry(where: Path, path: Path) -> Path:
+    return where / "files" / f"{hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:24]}.answers"
+
+
+def fetch_file(path: Path, raw: bytes) -> Any | None:
+    """The validated model of an answers or scenario file whose bytes are exactly `raw`, or None."""
+    where = folder()
+    if where is None:
+        return None
+    try:
+        head, packed = pickle.loads(_file_entry(where, path).read_bytes())
+        if head["stamp"] != stamp() or head["digest"] != hashlib.sha256(raw).hexdigest():
+            return None
+        return pickle.loads(packed)
+    except Exception:  # missing, corrupt or foreign: only a miss
+        return None
+
+
+def store_file(path: Path, raw: bytes, model: Any) -> None:
+    """Remember a file's validated model under the digest of its bytes; skipped when unwritable."""
+    where = folder()
+    if where is None:
+        return
+    head = {"stamp": stamp(), "digest": hashlib.sha256(raw).hexdigest()}
+    try:
+        _write(_file_entry(where, path), pickle.dumps((head, pickle.dumps(model)), protocol=pickle.HIGHEST_PROTOCOL))
+        entries = sorted((where / "files").glob("*.answers"), key=lambda p: p.stat().st_mtime)
+        for old in entries[:-MAX_FILES]:
+            old.unlink()
+    except (OSError, pickle.PicklingError):
+        pass
+
+
+def _write(target: Path, blob: bytes) -> None:
+    """Write `blob` to `target` so a reader sees the old content or the new, never half."""
+    target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(blob)
+        os.replace(tmp, target)
+    except BaseException:
+        os.unlink(tmp)
+        raise
 
 
 def _pack(rs: Ruleset) -> bytes:

@@ -9,8 +9,11 @@ import errno
 import os
 import stat
 from pathlib import Path
+from typing import Any
 
 from .errors import LoadError, Place, Problem
+
+Loc = tuple[Any, ...]
 
 MAX_BYTES = 1_000_000  # a situation file is a few kB
 
@@ -49,3 +52,38 @@ def decode(raw: bytes, path: Path | str) -> str:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise LoadError([Problem(Place(str(path)), f"cannot read: not UTF-8 text (byte {exc.start})")]) from None
+
+
+class Document:
+    """Plain data from one YAML file plus the place of every mapping key and value.
+
+    Places are found only when first asked for (a file that loads cleanly rarely needs
+    them): the text is parsed again, this time noting where each value sits.
+    """
+
+    def __init__(self, path: str, data: Any, places: dict[Loc, Place] | None = None, text: str = "") -> None:
+        self.path = path
+        self.data = data
+        self._places = places
+        self.text = text
+
+    @property
+    def places(self) -> dict[Loc, Place]:
+        if self._places is None:
+            places: dict[Loc, Place] = {}
+            if self.text:
+                from .yamlload import note_places
+
+                note_places(self.text, self.path, places)
+            self._places = places
+        return self._places
+
+    def place(self, loc: Loc) -> Place:
+        """The place of `loc`, or of its nearest ancestor that has one."""
+        places = self.places
+        loc = tuple(loc)
+        while loc:
+            if loc in places:
+                return places[loc]
+            loc = loc[:-1]
+        return places.get((), Place(self.path, 1, 1))

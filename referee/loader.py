@@ -15,18 +15,13 @@ import pickle
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
 from . import model as m
 from .errors import LoadError, Place, Problem, UsageError
-from .files import decode, read_bytes
-
-if TYPE_CHECKING:
-    from .yamlload import Document
-
-Loc = tuple[Any, ...]
+from .files import Document, Loc, decode, read_bytes
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -92,7 +87,7 @@ class Origin:
     @property
     def doc(self) -> Document:
         if self._doc is None:
-            from .yamlload import Document, read
+            from .yamlload import read
 
             docs = self._docs if self._docs is not None else {}
             if self.path not in docs:

@@ -5,16 +5,14 @@ import difflib
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import model as m
 from .answers import example, normalize, players_map
 from .engine import Outcome, Question, advance
 from .errors import LoadError, MissingAnswer, Problem, RefereeError, UsageError
+from .files import Document
 from .loader import Ruleset, data_dir, load_strict, validate
-
-if TYPE_CHECKING:
-    from .yamlload import Document
 
 
 def all_fact_names(rs: Ruleset) -> set[str]:
@@ -75,12 +73,22 @@ def ruleset_for(path: Path, data: m.Answers) -> str:
 
 
 def load_file(path: Path) -> Scenario:
-    from .yamlload import read  # PyYAML only when a file is read, not on every start
+    from . import cache
+    from .files import Document, decode, read_bytes
 
-    doc = read(path)
-    data, problems = validate(m.Answers, doc)
-    if data is None:
-        raise LoadError(problems)
+    raw = read_bytes(path)
+    text = decode(raw, path)
+    data = cache.fetch_file(path, raw)
+    if data is not None:  # validated before, byte for byte: no YAML parser, no validator to build
+        doc = Document(str(path), None, None, text)
+    else:
+        from .yamlload import parse
+
+        doc = parse(text, str(path))
+        data, problems = validate(m.Answers, doc)
+        if data is None:
+            raise LoadError(problems)
+        cache.store_file(path, raw, data)
     if not data.situation:
         raise LoadError([Problem(doc.place(()), "missing required key 'situation'")])
     return Scenario(path, doc, data, ruleset_for(path, data), data.situation)

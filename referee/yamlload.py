@@ -13,9 +13,8 @@ from typing import Any
 import yaml
 
 from .errors import LoadError, Place, Problem
-from .files import MAX_BYTES, decode, read_bytes  # noqa: F401  (MAX_BYTES: the size cap, re-exported)
+from .files import MAX_BYTES, Document, Loc, decode, read_bytes  # noqa: F401  (re-exported for callers)
 
-Loc = tuple[Any, ...]
 
 try:  # libyaml's parser is several times faster; the composer below is ours either way
     _Base: type = yaml.CSafeLoader  # type: ignore[attr-defined]
@@ -74,41 +73,6 @@ MAX_DEPTH = 50  # rulesets nest about 8 deep
 MAX_VALUES = 100_000  # after expanding aliases; a billion-laughs file stops here
 _SCAN_ABOVE = 10_000  # characters; shorter texts cannot nest deep enough to exhaust the C stack
 MAX_DIGITS = 15  # amounts and counts; beyond this a number is a typo (and JSON readers lose precision)
-
-
-class Document:
-    """Plain data from one YAML file plus the place of every mapping key and value.
-
-    Places are found only when first asked for (a file that loads cleanly rarely needs
-    them): the text is parsed again, this time noting where each value sits.
-    """
-
-    def __init__(self, path: str, data: Any, places: dict[Loc, Place] | None = None, text: str = "") -> None:
-        self.path = path
-        self.data = data
-        self._places = places
-        self.text = text
-
-    @property
-    def places(self) -> dict[Loc, Place]:
-        if self._places is None:
-            places: dict[Loc, Place] = {}
-            if self.text:
-                node = _compose(self.text, self.path)
-                if node is not None:
-                    _Builder(self.path, places).build(node, (), 0)
-            self._places = places
-        return self._places
-
-    def place(self, loc: Loc) -> Place:
-        """The place of `loc`, or of its nearest ancestor that has one."""
-        places = self.places
-        loc = tuple(loc)
-        while loc:
-            if loc in places:
-                return places[loc]
-            loc = loc[:-1]
-        return places.get((), Place(self.path, 1, 1))
 
 
 def _mark(path: str, node: yaml.Node) -> Place:
@@ -230,6 +194,13 @@ def _compose(text: str, path: str) -> yaml.Node | None:
         raise LoadError([Problem(Place(path), f"nested more than {MAX_DEPTH} levels deep")]) from None
     finally:
         loader.dispose()
+
+
+def note_places(text: str, path: str, places: dict[Loc, Place]) -> None:
+    """Fill `places` with where each value of `text` sits (parsed again, only when a problem needs it)."""
+    node = _compose(text, path)
+    if node is not None:
+        _Builder(path, places).build(node, (), 0)
 
 
 def parse(text: str, path: str) -> Document:

@@ -183,3 +183,56 @@ def test_the_cache_lives_in_the_users_cache_folder(monkeypatch: pytest.MonkeyPat
     monkeypatch.delenv("XDG_CACHE_HOME")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     assert cache.folder() == tmp_path / "home" / ".cache" / "referee"
+
+
+ANSWERS = """\
+situation: wrong-end
+answers:
+  several_wrong_end: "no"
+  wrong_end_discard_mj: "no"
+seats:
+  picker: West
+"""
+
+
+def test_an_answers_file_is_validated_once_per_content(disk: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from referee import scenarios
+
+    path = tmp_path / "case.yaml"
+    path.write_text(ANSWERS, encoding="utf-8")
+    validated: list[str] = []
+    real = scenarios.validate
+    monkeypatch.setattr(scenarios, "validate", lambda cls, doc: validated.append(doc.path) or real(cls, doc))
+    first = scenarios.load_file(path)
+    second = scenarios.load_file(path)
+    assert second.data == first.data and len(validated) == 1
+    path.write_text(ANSWERS.replace("West", "North"), encoding="utf-8")
+    third = scenarios.load_file(path)
+    assert third.data.seats == {"picker": "North"} and len(validated) == 2
+
+
+def test_a_cached_answers_file_still_names_the_line_of_a_bad_answer(disk: Path, tmp_path: Path) -> None:
+    from referee.errors import LoadError
+    from referee.scenarios import facts_of, load_file
+
+    path = tmp_path / "case.yaml"
+    path.write_text(ANSWERS.replace("West", "Nowhere"), encoding="utf-8")
+    messages = []
+    for _ in range(2):  # validated and cached, then from the cache
+        sc = load_file(path)
+        with pytest.raises(LoadError) as exc:
+            facts_of(loader.load_strict("nmjl"), sc)
+        messages.append(str(exc.value))
+    assert messages[0] == messages[1] and messages[0].startswith(f"{path}:6:3: ")
+
+
+def test_an_invalid_answers_file_is_never_cached(disk: Path, tmp_path: Path) -> None:
+    from referee.errors import LoadError
+    from referee.scenarios import load_file
+
+    path = tmp_path / "case.yaml"
+    path.write_text("situation: wrong-end\nanswerz: {}\n", encoding="utf-8")
+    for _ in range(2):
+        with pytest.raises(LoadError, match="unknown key 'answerz'"):
+            load_file(path)
+    assert cache.fetch_file(path, path.read_bytes()) is None
