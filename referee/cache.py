@@ -19,13 +19,12 @@ import os
 import pickle
 import sys
 import tempfile
-from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 from . import __version__
 from .errors import RefereeError
-from .loader import Origin, Ruleset, Situations, content_digest, locate
+from .loader import Lazy, Origin, Ruleset, content_digest, locate
 
 _ORIGINS = ("fact_origin", "situation_origin", "node_origin", "field_origin")
 _SHAPING = ("model.py", "loader.py", "yamlload.py", "files.py", "cache.py")  # modules whose change alters an entry
@@ -181,31 +180,6 @@ def _pack(rs: Ruleset) -> bytes:
     return pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
 
 
-class Origins(Mapping[Any, Origin]):
-    """Where each part was written, as (path, loc) until a problem asks for it."""
-
-    def __init__(self, packed: dict[Any, tuple[str, Any]], docs: dict[str, Any]) -> None:
-        self._packed = packed
-        self._docs = docs
-        self._built: dict[Any, Origin] = {}
-
-    def __getitem__(self, key: Any) -> Origin:
-        built = self._built.get(key)
-        if built is None:
-            path, loc = self._packed[key]
-            built = self._built[key] = Origin(path, loc, self._docs)
-        return built
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._packed
-
-    def __iter__(self) -> Iterator[Any]:
-        return iter(self._packed)
-
-    def __len__(self) -> int:
-        return len(self._packed)
-
-
 def _unpack(packed: bytes) -> Ruleset:
     enabled = gc.isenabled()
     gc.disable()  # unpickling builds many objects and no cycles; collecting meanwhile only costs time
@@ -215,9 +189,9 @@ def _unpack(packed: bytes) -> Ruleset:
         if enabled:
             gc.enable()
     docs: dict[str, Any] = {}
-    state["situations"] = Situations(state["situations"])
+    state["situations"] = Lazy(state["situations"], pickle.loads)
     for name in _ORIGINS:
-        state[name] = Origins(state[name], docs)
+        state[name] = Lazy(state[name], lambda packed: Origin(*packed, docs))
     if state["meta_origin"] is not None:
         state["meta_origin"] = Origin(*state["meta_origin"], docs)
     return Ruleset(**state)

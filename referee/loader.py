@@ -11,8 +11,7 @@ import errno
 import gc
 import hashlib
 import os
-import pickle
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -102,23 +101,32 @@ class Origin:
         return self.doc.place(self.loc + tuple(sub))
 
 
-class Situations(Mapping[str, m.Situation]):
-    """Situations from the cache, unpickled on first use: a ruling needs two or three of them."""
+K = TypeVar("K")
+V = TypeVar("V")
 
-    def __init__(self, packed: dict[str, bytes]) -> None:
+
+class Lazy(Mapping[K, V]):
+    """A read-only mapping whose values are built from their packed form on first use.
+
+    The cache hands out situations and origins this way: a ruling needs two or three of them.
+    """
+
+    def __init__(self, packed: dict[K, Any], build: Callable[[Any], V]) -> None:
         self._packed = packed
-        self._built: dict[str, m.Situation] = {}
+        self._build = build
+        self._built: dict[K, V] = {}
 
-    def __getitem__(self, sid: str) -> m.Situation:
-        built = self._built.get(sid)
-        if built is None:
-            built = self._built[sid] = pickle.loads(self._packed[sid])
-        return built
+    def __getitem__(self, key: K) -> V:
+        try:
+            return self._built[key]
+        except KeyError:
+            built = self._built[key] = self._build(self._packed[key])
+            return built
 
-    def __contains__(self, sid: object) -> bool:
-        return sid in self._packed
+    def __contains__(self, key: object) -> bool:
+        return key in self._packed
 
-    def __iter__(self) -> Iterator[str]:
+    def __iter__(self) -> Iterator[K]:
         return iter(self._packed)
 
     def __len__(self) -> int:
@@ -131,13 +139,13 @@ class Ruleset:
     scoring: m.Scoring
     sources: dict[str, m.Source]
     facts: dict[str, m.FactDef]
-    situations: Mapping[str, m.Situation]  # a dict while loading; `Situations` from the cache
+    situations: Mapping[str, m.Situation]  # a dict while loading; `Lazy` from the cache
     folder: Path
     chain: list[str]
     hash: str = ""  # the first 12 characters of `digest`, shown with every ruling
     digest: str = ""  # sha256 over every file of the chain, base first: the cache's key
     links: list[tuple[str, str | None]] = field(default_factory=list)  # (folder, its 'extends'), base first
-    # The *_origin maps are dicts while loading and read-only `cache.Origins` from the cache.
+    # The *_origin maps are dicts while loading and read-only `Lazy` maps from the cache.
     fact_origin: dict[str, Origin] = field(default_factory=dict)
     situation_origin: dict[str, Origin] = field(default_factory=dict)
     node_origin: dict[tuple[str, str], Origin] = field(default_factory=dict)

@@ -65,7 +65,7 @@ def test_a_second_process_reads_the_ruleset_from_the_cache(disk: Path, parses: l
     warm, problems = loader.load(folder)
     assert warm is not None and not problems
     assert parses == [folder]  # not parsed again
-    assert isinstance(warm.situations, loader.Situations)
+    assert isinstance(warm.situations, loader.Lazy)
     same(cold, warm)
 
 
