@@ -6,17 +6,17 @@ from typing import Optional
 import typer
 
 from ..errors import UsageError
-from . import RULESET_OPT, _pairs, app, guarded, out, print_json, safe
+from . import RULESET_OPT, _pairs, app, examples, guarded, out, print_json, safe
 
 
-@app.command("diff", epilog="""Examples:\n
-  referee diff nmjl card-game\n
-  referee diff tournament tournament-crak --json\n
-  referee diff nmjl rulesets/my-house""")
+@app.command("diff", epilog=examples(
+    "referee diff nmjl card-game",
+    "referee diff tournament \\\n  tournament-crak --json",
+    "referee diff nmjl rulesets/my-house"))
 @guarded
 def diff_(
-    a: str = typer.Argument(..., help="First ruleset id or folder."),
-    b: str = typer.Argument(..., help="Second ruleset id or folder."),
+    a: str = typer.Argument(..., metavar="A", help="First ruleset id or folder."),
+    b: str = typer.Argument(..., metavar="B", help="Second ruleset id or folder."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON document."),
 ) -> None:
     """Every case where two rulesets rule differently: dead hands, game, payments or points, tiles.
@@ -66,25 +66,25 @@ def _bet(raw: str | None) -> str | None:
     return WALL_BET if raw.strip().lower() == WALL_BET else seat(raw, "--bettor")
 
 
-@app.command(epilog="""Examples:\n
-  referee pay --winner East --how discard --discarder West --value 30\n
-  referee pay --winner South --how self-pick --value 25 --jokerless --player South=Ruth\n
-  referee pay --winner North --how discard --discarder East --value 40 --dead West --bettor East\n
-  referee pay --winner South --how self-pick --value 30 --bettor wall --player Bettor=Fiona\n
-  referee pay --ruleset tournament --winner East --how discard --discarder South --value 35 --exposures 2""")
+@app.command(epilog=examples(
+    "referee pay --winner East \\\n  --how discard --discarder West \\\n  --value 30",
+    "referee pay --winner South \\\n  --how self-pick --value 25 \\\n  --jokerless --player South=Ruth",
+    "referee pay --winner North \\\n  --how discard --discarder East \\\n  --value 40 --dead West --bettor East",
+    "referee pay --winner South \\\n  --how self-pick --value 30 \\\n  --bettor wall --player Bettor=Fiona",
+    "referee pay --ruleset tournament \\\n  --winner East --how discard \\\n  --discarder South --value 35 \\\n  --exposures 2"))
 @guarded
 def pay(
-    winner: str = typer.Option(..., "--winner", "-w", help="Seat that won: East, South, West, North (or E, S, W, N)."),
-    how: str = typer.Option(..., "--how", help="discard, self-pick or joker-exchange."),
-    discarder: Optional[str] = typer.Option(None, "--discarder", "-d", help="Seat that threw the winning tile (discard wins)."),
+    winner: str = typer.Option(..., "--winner", "-w", metavar="SEAT", help="Seat that won: East, South, West, North (or E, S, W, N)."),
+    how: str = typer.Option(..., "--how", metavar="HOW", help="discard, self-pick or joker-exchange."),
+    discarder: Optional[str] = typer.Option(None, "--discarder", "-d", metavar="SEAT", help="Seat that threw the winning tile (discard wins)."),
     value: int = typer.Option(..., "--value", "-v", min=0, help="Card value of the winning hand (25, 30, 35 ...)."),
     jokerless: bool = typer.Option(False, "--jokerless", help="The hand is jokerless and the winner announced it."),
     singles_and_pairs: bool = typer.Option(False, "--singles-and-pairs", help="A Singles and Pairs hand (never doubled for jokerless)."),
     exposures: Optional[int] = typer.Option(None, "--exposures", min=0, max=4, help="The winner's number of exposures (tournament discarder penalties)."),
-    dead: list[str] = typer.Option([], "--dead", help="A seat whose hand is dead; dead hands still pay. Repeatable."),
-    bettor: Optional[str] = typer.Option(None, "--bettor", help="Seat a fifth player bet on: she pays or collects exactly like that seat; 'wall' if she bet on a wall game (she then pays like a non-discarder)."),
+    dead: list[str] = typer.Option([], "--dead", metavar="SEAT", help="A seat whose hand is dead; dead hands still pay. Repeatable."),
+    bettor: Optional[str] = typer.Option(None, "--bettor", metavar="SEAT|wall", help="Seat a fifth player bet on: she pays or collects exactly like that seat; 'wall' if she bet on a wall game (she then pays like a non-discarder)."),
     doubles: bool = typer.Option(False, "--doubles", help="East's opening roll was doubles (house rule 'double dice', if the ruleset has it)."),
-    player: list[str] = typer.Option([], "--player", "-p", help="SEAT=NAME (or Bettor=NAME); repeatable."),
+    player: list[str] = typer.Option([], "--player", "-p", metavar="SEAT=NAME", help="A player's name, e.g. East=Ruth (or Bettor=Ann); repeatable."),
     ruleset: str = RULESET_OPT,
     as_json: bool = typer.Option(False, "--json", help="Print one JSON document."),
 ) -> None:
