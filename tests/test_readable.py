@@ -8,8 +8,11 @@ import pytest
 import typer
 
 import referee
+from referee import model as m
 from referee.cli import app
 from referee.cli.show import SafeConsole, wrapped
+from referee.engine import details
+from referee.loader import available, load_strict
 from test_cli import HOUSE, run
 
 COMMANDS = sorted(typer.main.get_command(app).commands)  # type: ignore[attr-defined]
@@ -90,3 +93,14 @@ def test_numbered_steps_hang_under_the_step(monkeypatch: pytest.MonkeyPatch) -> 
     assert lines[0].startswith("  1. Verify")
     assert len(lines) > 1 and all(line.startswith("     ") and line[5] != " " for line in lines[1:])
     assert all(len(line) <= 30 for line in lines)
+
+
+@pytest.mark.parametrize("rid", sorted(available()))
+def test_roles_are_asked_in_the_order_the_situation_declares_them(rid: str) -> None:
+    rs = load_strict(rid)
+    for sid, sit in rs.situations.items():
+        for node in sit.nodes.values():
+            if isinstance(node, m.RulingNode):
+                asked = [name for name, _ in details(rs, sid, node.ruling)]
+                roles = [name for name in asked if name in sit.roles]
+                assert roles == [r for r in sit.roles if r in roles], (sid, node.ruling.id)
