@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 import typer
+
 from ..errors import UsageError
 from . import _pairs, app, ask, err, examples, guarded, out, print_json, safe
 from .show import styled, wrap, wrapped
