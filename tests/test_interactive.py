@@ -1,6 +1,7 @@
 """The real interactive prompt in a pseudo-terminal (pexpect), as a judge would use it."""
 from __future__ import annotations
 
+import json
 import os
 import sys
 from pathlib import Path
@@ -115,3 +116,31 @@ def test_ctrl_c_exits_130_without_a_traceback(where: str) -> None:
     assert status == 130, rest
     assert "Traceback" not in rest
     assert "interrupted" in rest
+
+
+def test_questions_reach_the_terminal_when_stdout_is_a_file(tmp_path: Path) -> None:
+    """`rule --json > file`: the judge still sees every question; the file holds only JSON."""
+    doc = tmp_path / "ruling.json"
+    env = {**os.environ, "NO_COLOR": "1", "TERM": "dumb", "COLUMNS": "120", "PYTHONUNBUFFERED": "1"}
+    command = f"exec '{sys.executable}' -m referee rule picked-wrong-end --ruleset '{HOUSE}' -p West=Ruth --json > '{doc}'"
+    child = pexpect.spawn("/bin/sh", ["-c", command], env=env, encoding="utf-8", timeout=TIMEOUT, dimensions=(40, 120))
+    try:
+        child.expect("discard claimed for Mah Jongg")
+        child.sendline("yes")
+        child.expect("Is the Mah Jongg valid")
+        child.sendline("yes")
+        child.expect("Which seat picked from the wrong end")
+        child.expect(r"3  West \(Ruth\)")
+        child.sendline("3")
+        child.expect("Which seat declared Mah Jongg")
+        child.sendline("N")
+        child.expect("value of the winning hand")
+        child.sendline("30")
+        status, rest = finish(child)
+    finally:
+        if child.isalive():
+            child.terminate(force=True)
+    assert status == 0, rest
+    result = json.loads(doc.read_text())
+    assert result["ruling"]["id"] == "HW-2"
+    assert result["payments"][0]["from"] == {"seat": "West", "role": "picker", "name": "Ruth"}

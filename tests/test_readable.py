@@ -82,7 +82,7 @@ def test_wrapped_items_hang_under_their_text() -> None:
     lines = r.stdout.splitlines()
     start = lines.index("Payments (cents):") + 1
     assert lines[start].startswith("  West (Ruth Anne")
-    assert lines[start + 1].startswith("  ") and not lines[start + 1].startswith("   ")
+    assert lines[start + 1].startswith("    ") and lines[start + 1][4] != " "  # hangs under the item
 
 
 def test_numbered_steps_hang_under_the_step(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -104,3 +104,14 @@ def test_roles_are_asked_in_the_order_the_situation_declares_them(rid: str) -> N
                 asked = [name for name, _ in details(rs, sid, node.ruling)]
                 roles = [name for name in asked if name in sit.roles]
                 assert roles == [r for r in sit.roles if r in roles], (sid, node.ruling.id)
+
+
+@pytest.mark.parametrize("args", [
+    ["pay", "--winner", "East", "--how", "self-pick", "--value", "25", "--json"],
+    ["diff", "nmjl", "card-game", "--json"],
+    RULING + ["--json"],
+], ids=["pay", "diff", "rule"])
+def test_json_documents_carry_the_referee_version(args: list[str]) -> None:
+    r = run(*args)
+    assert r.code == 0, r.output
+    assert r.json()["referee_version"] == referee.__version__

@@ -5,6 +5,7 @@ from typing import Optional
 
 import typer
 
+from .. import __version__
 from ..errors import UsageError
 from . import RULESET_OPT, _pairs, app, examples, guarded, out, print_json, safe
 
@@ -30,7 +31,7 @@ def diff_(
     rs_a, rs_b = load_strict(a), load_strict(b)
     report = diff(rs_a, rs_b)
     if as_json:
-        print_json(report_json(report))
+        print_json({"referee_version": __version__, **report_json(report)})
         return
     width = max(len(rs_a.id), len(rs_b.id))
     for s in report.differing:
@@ -121,6 +122,7 @@ def pay(
     totals = result.totals()
     if as_json:
         print_json({
+            "referee_version": __version__,
             "ruleset": rs.id, "kind": sc.kind, "unit": sc.unit,
             "winner": win, "how": how, "discarder": dis, "value": value,
             "lines": result.lines,

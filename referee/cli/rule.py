@@ -171,8 +171,8 @@ def _print_outcome(o: Any) -> None:
             if not title:
                 wrapped(out, line, style="bold green")
                 continue
-            number = re.match(r"\d+\. ", line)  # a numbered step hangs under its own text
-            wrapped(out, line, first="  ", rest="  " + " " * (number.end() if number else 0))
+            number = re.match(r"\d+\. ", line)  # an item's further lines hang: a step under its text
+            wrapped(out, line, first="  ", rest="  " + " " * (number.end() if number else 2))
     out.print(styled((f"ruleset {rs.id} {rs.meta.version} ({rs.hash})", "dim")))
 
 
