@@ -115,3 +115,12 @@ def test_json_documents_carry_the_referee_version(args: list[str]) -> None:
     r = run(*args)
     assert r.code == 0, r.output
     assert r.json()["referee_version"] == referee.__version__
+
+
+@pytest.mark.parametrize("args", [["list"], ["search", "wrong", "end"], ["show", "picked-wrong-end"]], ids=lambda a: a[0])
+def test_browsing_wraps_at_word_boundaries(args: list[str]) -> None:
+    wide = run(*args, "-r", HOUSE, env={"COLUMNS": "1000"})
+    narrow = run(*args, "-r", HOUSE, env={"COLUMNS": "40"})
+    assert narrow.code == 0, narrow.output
+    assert all(len(line) <= 40 for line in narrow.stdout.splitlines()), narrow.stdout
+    assert _words(narrow.stdout) == _words(wide.stdout)

@@ -6,8 +6,9 @@ from typing import Optional
 import typer
 
 from ..errors import UsageError
-from ..safe import controls
+from ..safe import clean, controls
 from . import EXIT_FINDING, RULESET_OPT, app, err, examples, guarded, out, print_json, safe
+from .show import styled, width, wrapped
 
 
 @app.command(epilog=examples("referee search wrong wall", "referee search drew from the back", "referee search -r amja false mahj"))
@@ -31,7 +32,7 @@ def search(
         err.print(f"referee: no situation matches '{safe(' '.join(words))}'; try 'referee list'")
         raise typer.Exit(EXIT_FINDING)
     for h in hits:
-        out.print(f"[bold]{safe(h.situation.id)}[/]  {safe(h.situation.title)}  [dim]{safe(h.situation.summary)}[/]")
+        wrapped(out, styled((h.situation.id, "bold"), "  " + h.situation.title, ("  " + h.situation.summary, "dim")), rest="    ")
 
 
 @app.command("list", epilog=examples("referee list", "referee list --phase mahjong", "referee list -r card-game --json"))
@@ -58,7 +59,11 @@ def list_(
         if s.phase != current:
             current = s.phase
             out.print(f"\n[bold]{safe(current)}[/]")
-        out.print(f"  {safe(s.id):<28} {safe(s.title)}")
+        if width() >= 60:  # room for a column of titles
+            wrapped(out, s.title, first=f"  {clean(s.id):<28} ")
+        else:
+            out.print(f"  {safe(s.id)}")
+            wrapped(out, s.title, first="      ", style="dim")
 
 
 @app.command(epilog=examples("referee show wrong-end", "referee show mahjong-in-error \\\n  --format mermaid"))
@@ -75,7 +80,8 @@ def show(
     rs = load_strict(ruleset)
     if fmt == "text":
         for line in tree_lines(rs, situation):
-            out.print(safe(line))
+            indent = len(line) - len(line.lstrip(" "))
+            wrapped(out, line.lstrip(" "), first=" " * indent, rest=" " * (indent + 4))
     elif fmt in ("mermaid", "dot"):
         print(controls(tree_graph(rs, situation, fmt)))
     else:
