@@ -114,7 +114,7 @@ def schema(
 
     if write:
         for p in sch.write_all():
-            err.print(f"wrote {p}")
+            err.print(f"wrote {safe(p)}")
         return
     if kind not in sch.KINDS:
         raise UsageError(f"unknown schema '{kind}'; choose one of {', '.join(sch.KINDS)}")

@@ -8,7 +8,7 @@ from typing import Optional
 import typer
 
 from ..errors import UsageError
-from . import RULESET_OPT, app, err, examples, guarded
+from . import RULESET_OPT, app, err, examples, guarded, safe
 
 
 @app.command(epilog=examples(
@@ -50,4 +50,4 @@ def handout(
             output.write_text(doc, encoding="utf-8")
     except OSError as exc:
         raise UsageError(f"{output}: cannot write ({exc.strerror or exc})") from None
-    err.print(f"wrote {output}")
+    err.print(f"wrote {safe(output)}")
