@@ -124,3 +124,11 @@ def test_browsing_wraps_at_word_boundaries(args: list[str]) -> None:
     assert narrow.code == 0, narrow.output
     assert all(len(line) <= 40 for line in narrow.stdout.splitlines()), narrow.stdout
     assert _words(narrow.stdout) == _words(wide.stdout)
+
+
+def test_diff_wraps_at_word_boundaries() -> None:
+    wide = run("diff", "nmjl", "card-game", env={"COLUMNS": "1000"})
+    narrow = run("diff", "nmjl", "card-game", env={"COLUMNS": "50"})
+    assert narrow.code == 0, narrow.output
+    assert all(len(line) <= 50 for line in narrow.stdout.splitlines()), narrow.stdout
+    assert _words(narrow.stdout) == _words(wide.stdout)

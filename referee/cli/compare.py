@@ -7,7 +7,9 @@ import typer
 
 from .. import __version__
 from ..errors import UsageError
+from ..safe import clean
 from . import RULESET_OPT, _pairs, app, examples, guarded, out, print_json, safe
+from .show import styled, wrapped
 
 
 @app.command("diff", epilog=examples(
@@ -36,26 +38,26 @@ def diff_(
     width = max(len(rs_a.id), len(rs_b.id))
     for s in report.differing:
         out.print()
-        out.rule(f"[bold]{safe(s.id)}[/] · {safe(s.title)} [dim]({len(s.differences)} of {s.paths} paths differ)[/]", align="left")
+        wrapped(out, styled((f"{s.id} · {s.title}", "bold"), (f" ({len(s.differences)} of {s.paths} paths differ)", "dim")),
+                rest="    ")
         for d in s.differences:
             answers = ", ".join(f"{k}={v}" for k, v in d.answers.items()) or "(no questions)"
-            out.print(f"  [bold]{safe(answers)}[/]  [dim]differs: {safe(', '.join(d.differs))}[/]")
-            out.print(f"    {safe(rs_a.id):<{width}}  {safe(describe(d.a, rs_a.scoring.unit))}")
-            out.print(f"    {safe(rs_b.id):<{width}}  {safe(describe(d.b, rs_b.scoring.unit))}")
+            wrapped(out, styled((answers, "bold"), ("  differs: " + ", ".join(d.differs), "dim")), first="  ", rest="      ")
+            for rid, side, unit in ((rs_a.id, d.a, rs_a.scoring.unit), (rs_b.id, d.b, rs_b.scoring.unit)):
+                wrapped(out, describe(side, unit), first=f"    {clean(rid):<{width}}  ")
             if "tiles" in d.differs:
                 for rid, side in ((rs_a.id, d.a), (rs_b.id, d.b)):
                     for t in side.tiles:
-                        out.print(f"      [dim]{safe(rid)} tiles: {safe(t)}[/]")
+                        wrapped(out, f"{rid} tiles: {t}", first="      ", rest="        ", style="dim")
     if report.only_in_a or report.only_in_b:
         out.print()
-    if report.only_in_a:
-        out.print(f"[bold]only in {safe(rs_a.id)}:[/] {safe(', '.join(report.only_in_a))}")
-    if report.only_in_b:
-        out.print(f"[bold]only in {safe(rs_b.id)}:[/] {safe(', '.join(report.only_in_b))}")
+    for rid, only in ((rs_a.id, report.only_in_a), (rs_b.id, report.only_in_b)):
+        if only:
+            wrapped(out, styled((f"only in {rid}:", "bold"), " " + ", ".join(only)), rest="  ")
     n = sum(len(s.differences) for s in report.differing)
-    out.print(f"\n{n} differing path{'s' if n != 1 else ''} in {len(report.differing)} situation{'s' if len(report.differing) != 1 else ''}; "
-              f"{report.paths} paths compared; seats and values assumed where a ruling needs them (see --json 'assumed').")
-
+    out.print()
+    wrapped(out, f"{n} differing path{'s' if n != 1 else ''} in {len(report.differing)} situation{'s' if len(report.differing) != 1 else ''}; "
+            f"{report.paths} paths compared; seats and values assumed where a ruling needs them (see --json 'assumed').")
 
 def _bet(raw: str | None) -> str | None:
     """--bettor: a seat, or 'wall' for a bet on a wall game."""
