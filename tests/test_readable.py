@@ -132,3 +132,12 @@ def test_diff_wraps_at_word_boundaries() -> None:
     assert narrow.code == 0, narrow.output
     assert all(len(line) <= 50 for line in narrow.stdout.splitlines()), narrow.stdout
     assert _words(narrow.stdout) == _words(wide.stdout)
+
+
+def test_pay_wraps_at_word_boundaries() -> None:
+    args = ["pay", "-r", "card-game", "--winner", "North", "--how", "discard", "--discarder", "East", "--value", "25",
+            "-p", "North=Ruth Anne Goldberg-Smith"]
+    wide, narrow = run(*args, env={"COLUMNS": "1000"}), run(*args, env={"COLUMNS": "40"})
+    assert narrow.code == 0, narrow.output
+    assert all(len(line) <= 40 for line in narrow.stdout.splitlines()), narrow.stdout
+    assert _words(narrow.stdout) == _words(wide.stdout)

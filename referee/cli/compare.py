@@ -135,13 +135,13 @@ def pay(
         })
         return
     label = lambda s: f"{s} ({names[s]})" if s in names else s  # noqa: E731
-    out.rule(f"[bold]Settlement[/] · {safe(rs.meta.title)}", align="left")
+    wrapped(out, styled(("Settlement · " + rs.meta.title, "bold")), rest="  ")
     for line in result.lines:
-        out.print(f"  {safe(line)}")
+        wrapped(out, line, first="  ", rest="    ")
     if result.payments:
         out.print(f"[bold]Payments ({safe(sc.unit)}):[/]")
         for p in result.payments:
-            out.print(f"  {safe(p.text)}")
+            wrapped(out, p.text, first="  ", rest="    ")
     out.print(f"[bold]Totals ({safe(sc.unit)}):[/]")
     for s, n in totals.items():
         out.print(f"  {safe(label(s)):<16} {n:+d}")
