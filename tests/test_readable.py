@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import io
 import re
+from typing import Any
 
 import pytest
 import typer
@@ -15,7 +16,20 @@ from referee.engine import details
 from referee.loader import available, load_strict
 from test_cli import HOUSE, run
 
-COMMANDS = sorted(typer.main.get_command(app).commands)  # type: ignore[attr-defined]
+
+
+def _commands(group: Any, path: tuple[str, ...] = ()) -> dict[tuple[str, ...], Any]:
+    """Every command by its path, sub-commands of groups (`log list`) included."""
+    found = {}
+    for name, cmd in group.commands.items():
+        found[(*path, name)] = cmd
+        if hasattr(cmd, "commands"):
+            found.update(_commands(cmd, (*path, name)))
+    return found
+
+
+ALL = _commands(typer.main.get_command(app))
+COMMANDS = sorted(" ".join(path) for path in ALL)
 RULING = ["rule", "picked-wrong-end", "-r", HOUSE, "-a", "discard_claimed=yes", "-a", "mahjong_valid=yes",
           "-s", "picker=West", "-s", "winner=North", "-a", "hand_value=25", "-p", "West=Ruth Anne Goldberg-Smith",
           "--no-input"]
@@ -28,7 +42,7 @@ def test_version() -> None:
 
 
 def test_every_command_is_listed_with_help() -> None:
-    assert {"rule", "search", "list", "show", "rulesets", "check", "test", "schema", "diff", "pay"} <= set(COMMANDS)
+    assert {"rule", "search", "list", "show", "rulesets", "check", "test", "schema", "diff", "pay", "log list"} <= set(COMMANDS)
     r = run("--help", env={"COLUMNS": "40"})
     assert r.code == 0
     assert all(len(line) <= 40 for line in r.stdout.splitlines()), r.stdout
@@ -38,15 +52,18 @@ def test_every_command_is_listed_with_help() -> None:
 @pytest.mark.parametrize("command", COMMANDS)
 @pytest.mark.parametrize("columns", [40, 100])
 def test_help_fits_the_terminal_and_names_real_types(command: str, columns: int) -> None:
-    r = run(command, "--help", env={"COLUMNS": str(columns)})
+    r = run(*command.split(), "--help", env={"COLUMNS": str(columns)})
     assert r.code == 0, r.output
     lines = r.stdout.splitlines()
     too_long = [line for line in lines if len(line) > columns]
     assert not too_long, "\n".join(too_long)
     assert not re.search(r"<[a-z][^>]*>|list\[", r.stdout), r.stdout  # no Python types like <list[str]>
-    assert "Examples:" in r.stdout and f"referee {command}" in r.stdout.split("Examples:")[1]
-    cmd = typer.main.get_command(app).commands[command]  # type: ignore[attr-defined]
+    cmd = ALL[tuple(command.split())]
     assert cmd.help and cmd.help.strip(), f"{command} has no help text"
+    if hasattr(cmd, "commands"):  # a group: its help lists its commands, each tested on its own
+        assert all(name in r.stdout for name in cmd.commands)
+        return
+    assert "Examples:" in r.stdout and f"referee {command}" in r.stdout.split("Examples:")[1]
     for param in cmd.params:
         if param.param_type_name == "option" and not param.is_flag and param.name != "help":
             # an option that takes a value names what it takes, in capitals or as choices
