@@ -60,10 +60,11 @@ def _pick_situation(rs: Any, words: str | None, no_input: bool) -> str:
 
 
 def _ask_line(prompt: str) -> str:
-    *lines, last = wrap(ask, prompt, first="? ", rest="  ")
-    for line in lines:
+    lines = wrap(ask, prompt, first="? ", rest="  ")
+    lines[0].stylize("bold cyan", 0, 1)  # the question mark
+    *before, last = lines
+    for line in before:
         ask.print(line, soft_wrap=True)
-    last.stylize("bold cyan", 0, 1)
     try:
         return ask.input(last + " ")
     except EOFError:
