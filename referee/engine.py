@@ -174,16 +174,30 @@ def _base_names(ruling: m.Ruling) -> list[str]:
     return seen
 
 
+def _role_order(rs: Ruleset, name: str, where: str, sid: str) -> tuple[int, ...]:
+    """Roles first, in the order their situation declares them (a role carried over a goto
+    from the situation the judge started in comes before the target's own); then the rest
+    (hand values ...) in the order the ruling meets them. The same roles are thus always
+    asked in the same order, whichever ruling of the situation is reached."""
+    roles = list(rs.situations[where].roles) if where in rs.situations else []
+    if name in roles:
+        return (0, 0 if where != sid else 1, roles.index(name))
+    return (1,)
+
+
 def details(
     rs: Ruleset, sid: str, ruling: m.Ruling, facts: dict[str, Any] | None = None, carry: Carry | None = None
 ) -> list[tuple[str, m.FactDef]]:
     """The facts a ruling needs to name seats and amounts (roles, hand values), by their known names."""
     carry = carry or Carry()
     out: list[tuple[str, m.FactDef]] = []
+    order: list[tuple[int, ...]] = []
     for name, where in [carry.source(n, sid) for n in _base_names(ruling)] + carry.dead:
         definition = rs.fact(name, where)
         if definition is not None and all(name != seen for seen, _ in out):
             out.append((name, definition))
+            order.append(_role_order(rs, name, where, sid))
+    out = [pair for _, pair in sorted(zip(order, out), key=lambda item: item[0])]
     names: list[str] = []
     if ruling.settle:
         if (facts or {}).get("jokerless") == "yes":

@@ -1,6 +1,7 @@
 """The real interactive prompt in a pseudo-terminal (pexpect), as a judge would use it."""
 from __future__ import annotations
 
+import json
 import os
 import sys
 from pathlib import Path
@@ -13,11 +14,14 @@ HOUSE = str(Path(__file__).resolve().parent / "rulesets" / "house")
 TIMEOUT = 20
 
 
-def spawn(*args: str):  # type: ignore[no-untyped-def]
+def spawn(*args: str, stdout_to: Path | None = None):  # type: ignore[no-untyped-def]
+    """referee in a pseudo-terminal; with `stdout_to`, its standard output goes to that file."""
     env = {**os.environ, "NO_COLOR": "1", "TERM": "dumb", "COLUMNS": "120", "PYTHONUNBUFFERED": "1"}
-    child = pexpect.spawn(sys.executable, ["-m", "referee", *args], env=env, encoding="utf-8",
-                          timeout=TIMEOUT, dimensions=(40, 120))
-    return child
+    program, argv = sys.executable, ["-m", "referee", *args]
+    if stdout_to is not None:
+        program, argv = "/bin/sh", ["-c", 'exec "$0" "$@" > "$OUT"', sys.executable, *argv]
+        env["OUT"] = str(stdout_to)
+    return pexpect.spawn(program, argv, env=env, encoding="utf-8", timeout=TIMEOUT, dimensions=(40, 120))
 
 
 def finish(child) -> tuple[int | None, str]:  # type: ignore[no-untyped-def]
@@ -115,3 +119,24 @@ def test_ctrl_c_exits_130_without_a_traceback(where: str) -> None:
     assert status == 130, rest
     assert "Traceback" not in rest
     assert "interrupted" in rest
+
+
+def test_questions_reach_the_terminal_when_stdout_is_a_file(tmp_path: Path) -> None:
+    """`rule --json > file`: the judge still sees every question; the file holds only JSON."""
+    doc = tmp_path / "ruling.json"
+    child = spawn("rule", "picked-wrong-end", "--ruleset", HOUSE, "-p", "West=Ruth", "--json", stdout_to=doc)
+    conversation = [("discard claimed for Mah Jongg", "yes"), ("Is the Mah Jongg valid", "yes"),
+                    (r"Which seat picked from the wrong end(.|\n)*3  West \(Ruth\)", "3"),
+                    ("Which seat declared Mah Jongg", "N"), ("value of the winning hand", "30")]
+    try:
+        for question, answer in conversation:
+            child.expect(question)
+            child.sendline(answer)
+        status, rest = finish(child)
+    finally:
+        if child.isalive():
+            child.terminate(force=True)
+    assert status == 0, rest
+    result = json.loads(doc.read_text())
+    assert result["ruling"]["id"] == "HW-2"
+    assert result["payments"][0]["from"] == {"seat": "West", "role": "picker", "name": "Ruth"}

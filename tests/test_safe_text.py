@@ -116,3 +116,12 @@ def test_hostile_words_typed_at_the_prompt() -> None:
     assert r.code == 2  # input ends after the words
     assert "Nothing matches" in r.stderr
     assert_harmless(r.output)
+
+
+def test_a_hostile_output_path_is_named_harmlessly(tmp_path: Path) -> None:
+    target = tmp_path / "rules [link=x] [bold] :100: \u202e.md"  # a file name cannot hold "/"
+    r = run("handout", "-r", str(TESTS / "rulesets" / "house"), "--format", "md", "-o", str(target))
+    assert r.code == 0, r.output
+    assert target.is_file()
+    assert_harmless(r.output)
+    assert "[link=x] [bold] :100:" in r.stderr

@@ -10,15 +10,18 @@ import sys
 from typing import Any, Callable, NoReturn
 
 import typer
+
+from .. import __version__
 from ..errors import LoadError, RefereeError, UsageError
+from .helpfmt import App, examples  # noqa: F401  (examples: for the commands)
 from .show import PromptConsole, SafeConsole, print_json, safe  # noqa: F401  (print_json: for the commands)
 
-app = typer.Typer(
+app = App(
     add_completion=False,
     no_args_is_help=True,
-    rich_markup_mode="rich",
     help="Rulings for American Mah Jongg (NMJL-style): find the situation, answer a few questions, read the ruling.",
-    epilog="Start with [bold]referee rule[/bold] and type what happened, e.g. 'wrong wall' or 'false mahj'.",
+    epilog="Start with 'referee rule' and type what happened, e.g. 'wrong wall' or 'false mahj'. "
+           "'referee COMMAND --help' shows a command's options and examples.",
 )
 out = SafeConsole()
 err = SafeConsole(stderr=True)
@@ -63,7 +66,20 @@ def _pairs(items: list[str], flag: str) -> dict[str, str]:
     return result
 
 
-RULESET_OPT = typer.Option("nmjl", "--ruleset", "-r", help="Ruleset id, or the path of a ruleset folder.")
+RULESET_OPT = typer.Option("nmjl", "--ruleset", "-r", metavar="RULESET", help="Ruleset id, or the path of a ruleset folder.")
+
+
+def _version(value: bool) -> None:
+    if value:
+        out.print(f"referee {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _referee(
+    version: bool = typer.Option(False, "--version", is_eager=True, callback=_version, help="Print the version and exit."),
+) -> None:
+    """Rulings for American Mah Jongg (NMJL-style): find the situation, answer a few questions, read the ruling."""
 
 
 def main() -> None:

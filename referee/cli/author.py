@@ -8,7 +8,7 @@ from typing import Any, Optional
 import typer
 
 from ..errors import LoadError, UsageError
-from . import EXIT_FINDING, app, err, guarded, out, safe
+from . import EXIT_FINDING, app, err, examples, guarded, out, safe
 
 
 def _ruleset_folder(p: Path) -> Path | None:
@@ -19,9 +19,9 @@ def _ruleset_folder(p: Path) -> Path | None:
     return None
 
 
-@app.command(epilog="Examples:\n\n  referee check\n\n  referee check rulesets/my-house\n\n  referee check scenarios/nmjl")
+@app.command(epilog=examples("referee check", "referee check rulesets/my-house", "referee check scenarios/nmjl"))
 @guarded
-def check(paths: list[Path] = typer.Argument(None, help="Ruleset folders, ruleset ids, scenario files or folders. Default: everything shipped.")) -> None:
+def check(paths: list[Path] = typer.Argument(None, metavar="PATHS", help="Ruleset folders, ruleset ids, scenario files or folders. Default: everything shipped.")) -> None:
     """Validate and lint rulesets and scenarios; prints path:line:col: message for each problem."""
     from ..checks import lint
     from ..loader import available, load
@@ -62,10 +62,10 @@ def check(paths: list[Path] = typer.Argument(None, help="Ruleset folders, rulese
     err.print(f"ok: {len(targets)} ruleset{'s' if len(targets) != 1 else ''}, {len(scen)} scenario file{'s' if len(scen) != 1 else ''} checked")
 
 
-@app.command("test", epilog="Examples:\n\n  referee test\n\n  referee test scenarios/nmjl/wrong-end")
+@app.command("test", epilog=examples("referee test", "referee test scenarios/nmjl/wrong-end", "referee test -v my-scenarios"))
 @guarded
 def test_(
-    paths: list[Path] = typer.Argument(None, help="Scenario files or folders. Default: all shipped scenarios."),
+    paths: list[Path] = typer.Argument(None, metavar="PATHS", help="Scenario files or folders. Default: all shipped scenarios."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="List passing scenarios too."),
     coverage: Optional[bool] = typer.Option(None, "--coverage/--no-coverage", help="Fail when a ruling leaf is reached by no scenario (default: on when no PATHS are given)."),
 ) -> None:
@@ -103,10 +103,10 @@ def test_(
         raise typer.Exit(EXIT_FINDING)
 
 
-@app.command(epilog="Examples:\n\n  referee schema situation\n\n  referee schema --write")
+@app.command(epilog=examples("referee schema situation", "referee schema --write"))
 @guarded
 def schema(
-    kind: str = typer.Argument("situation", help="situation, ruleset, facts, patch or scenario."),
+    kind: str = typer.Argument("situation", metavar="KIND", help="situation, ruleset, facts, patch or scenario."),
     write: bool = typer.Option(False, "--write", help="Write every schema into the package's schema folder."),
 ) -> None:
     """Print the JSON Schema of a file kind, for editors' autocompletion."""
@@ -114,7 +114,7 @@ def schema(
 
     if write:
         for p in sch.write_all():
-            err.print(f"wrote {p}")
+            err.print(f"wrote {safe(p)}")
         return
     if kind not in sch.KINDS:
         raise UsageError(f"unknown schema '{kind}'; choose one of {', '.join(sch.KINDS)}")

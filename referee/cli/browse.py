@@ -6,14 +6,15 @@ from typing import Optional
 import typer
 
 from ..errors import UsageError
-from ..safe import controls
-from . import EXIT_FINDING, RULESET_OPT, app, err, guarded, out, print_json, safe
+from ..safe import clean, controls
+from . import EXIT_FINDING, RULESET_OPT, app, err, examples, guarded, out, print_json, safe
+from .show import styled, width, wrapped
 
 
-@app.command(epilog="Examples:\n\n  referee search wrong wall\n\n  referee search drew from the back")
+@app.command(epilog=examples("referee search wrong wall", "referee search drew from the back", "referee search -r amja false mahj"))
 @guarded
 def search(
-    words: list[str] = typer.Argument(..., help="What happened, in a few words."),
+    words: list[str] = typer.Argument(..., metavar="WORDS", help="What happened, in a few words."),
     ruleset: str = RULESET_OPT,
     limit: int = typer.Option(8, "--limit", "-n", help="How many matches to show."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
@@ -31,14 +32,14 @@ def search(
         err.print(f"referee: no situation matches '{safe(' '.join(words))}'; try 'referee list'")
         raise typer.Exit(EXIT_FINDING)
     for h in hits:
-        out.print(f"[bold]{safe(h.situation.id)}[/]  {safe(h.situation.title)}  [dim]{safe(h.situation.summary)}[/]")
+        wrapped(out, styled((h.situation.id, "bold"), "  " + h.situation.title, ("  " + h.situation.summary, "dim")), rest="    ")
 
 
-@app.command("list")
+@app.command("list", epilog=examples("referee list", "referee list --phase mahjong", "referee list -r card-game --json"))
 @guarded
 def list_(
     ruleset: str = RULESET_OPT,
-    phase: Optional[str] = typer.Option(None, help="Only this phase: deal, charleston, play, claiming, joker, mahjong, dead, end."),
+    phase: Optional[str] = typer.Option(None, metavar="PHASE", help="Only this phase: deal, charleston, play, claiming, joker, mahjong, dead, end."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """The situations of a ruleset, by phase of the game."""
@@ -58,15 +59,19 @@ def list_(
         if s.phase != current:
             current = s.phase
             out.print(f"\n[bold]{safe(current)}[/]")
-        out.print(f"  {safe(s.id):<28} {safe(s.title)}")
+        if width() >= 60:  # room for a column of titles
+            wrapped(out, s.title, first=f"  {clean(s.id):<28} ")
+        else:
+            out.print(f"  {safe(s.id)}")
+            wrapped(out, s.title, first="      ", style="dim")
 
 
-@app.command(epilog="Examples:\n\n  referee show wrong-end\n\n  referee show mahjong-in-error --format mermaid")
+@app.command(epilog=examples("referee show wrong-end", "referee show mahjong-in-error \\\n  --format mermaid"))
 @guarded
 def show(
-    situation: str = typer.Argument(..., help="Situation id."),
+    situation: str = typer.Argument(..., metavar="SITUATION", help="Situation id."),
     ruleset: str = RULESET_OPT,
-    fmt: str = typer.Option("text", "--format", "-f", help="text, mermaid or dot."),
+    fmt: str = typer.Option("text", "--format", "-f", metavar="FORMAT", help="text, mermaid or dot."),
 ) -> None:
     """One situation's decision tree."""
     from ..loader import load_strict
@@ -75,14 +80,15 @@ def show(
     rs = load_strict(ruleset)
     if fmt == "text":
         for line in tree_lines(rs, situation):
-            out.print(safe(line))
+            indent = len(line) - len(line.lstrip(" "))
+            wrapped(out, line.lstrip(" "), first=" " * indent, rest=" " * (indent + 4))
     elif fmt in ("mermaid", "dot"):
         print(controls(tree_graph(rs, situation, fmt)))
     else:
         raise UsageError(f"unknown format '{fmt}'; choose text, mermaid or dot")
 
 
-@app.command()
+@app.command(epilog=examples("referee rulesets", "REFEREE_RULESETS=~/rules \\\n  referee rulesets --json"))
 @guarded
 def rulesets(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
     """The rulesets referee can find (shipped, and folders named in REFEREE_RULESETS)."""

@@ -5,18 +5,21 @@ from typing import Optional
 
 import typer
 
+from .. import __version__
 from ..errors import UsageError
-from . import RULESET_OPT, _pairs, app, guarded, out, print_json, safe
+from ..safe import clean
+from . import RULESET_OPT, _pairs, app, examples, guarded, out, print_json, safe
+from .show import styled, wrapped
 
 
-@app.command("diff", epilog="""Examples:\n
-  referee diff nmjl card-game\n
-  referee diff tournament tournament-crak --json\n
-  referee diff nmjl rulesets/my-house""")
+@app.command("diff", epilog=examples(
+    "referee diff nmjl card-game",
+    "referee diff tournament \\\n  tournament-crak --json",
+    "referee diff nmjl rulesets/my-house"))
 @guarded
 def diff_(
-    a: str = typer.Argument(..., help="First ruleset id or folder."),
-    b: str = typer.Argument(..., help="Second ruleset id or folder."),
+    a: str = typer.Argument(..., metavar="A", help="First ruleset id or folder."),
+    b: str = typer.Argument(..., metavar="B", help="Second ruleset id or folder."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON document."),
 ) -> None:
     """Every case where two rulesets rule differently: dead hands, game, payments or points, tiles.
@@ -30,31 +33,31 @@ def diff_(
     rs_a, rs_b = load_strict(a), load_strict(b)
     report = diff(rs_a, rs_b)
     if as_json:
-        print_json(report_json(report))
+        print_json({"referee_version": __version__, **report_json(report)})
         return
     width = max(len(rs_a.id), len(rs_b.id))
     for s in report.differing:
         out.print()
-        out.rule(f"[bold]{safe(s.id)}[/] · {safe(s.title)} [dim]({len(s.differences)} of {s.paths} paths differ)[/]", align="left")
+        wrapped(out, styled((f"{s.id} · {s.title}", "bold"), (f" ({len(s.differences)} of {s.paths} paths differ)", "dim")),
+                rest="    ")
         for d in s.differences:
             answers = ", ".join(f"{k}={v}" for k, v in d.answers.items()) or "(no questions)"
-            out.print(f"  [bold]{safe(answers)}[/]  [dim]differs: {safe(', '.join(d.differs))}[/]")
-            out.print(f"    {safe(rs_a.id):<{width}}  {safe(describe(d.a, rs_a.scoring.unit))}")
-            out.print(f"    {safe(rs_b.id):<{width}}  {safe(describe(d.b, rs_b.scoring.unit))}")
+            wrapped(out, styled((answers, "bold"), ("  differs: " + ", ".join(d.differs), "dim")), first="  ", rest="      ")
+            for rid, side, unit in ((rs_a.id, d.a, rs_a.scoring.unit), (rs_b.id, d.b, rs_b.scoring.unit)):
+                wrapped(out, describe(side, unit), first=f"    {clean(rid):<{width}}  ")
             if "tiles" in d.differs:
                 for rid, side in ((rs_a.id, d.a), (rs_b.id, d.b)):
                     for t in side.tiles:
-                        out.print(f"      [dim]{safe(rid)} tiles: {safe(t)}[/]")
+                        wrapped(out, f"{rid} tiles: {t}", first="      ", rest="        ", style="dim")
     if report.only_in_a or report.only_in_b:
         out.print()
-    if report.only_in_a:
-        out.print(f"[bold]only in {safe(rs_a.id)}:[/] {safe(', '.join(report.only_in_a))}")
-    if report.only_in_b:
-        out.print(f"[bold]only in {safe(rs_b.id)}:[/] {safe(', '.join(report.only_in_b))}")
+    for rid, only in ((rs_a.id, report.only_in_a), (rs_b.id, report.only_in_b)):
+        if only:
+            wrapped(out, styled((f"only in {rid}:", "bold"), " " + ", ".join(only)), rest="  ")
     n = sum(len(s.differences) for s in report.differing)
-    out.print(f"\n{n} differing path{'s' if n != 1 else ''} in {len(report.differing)} situation{'s' if len(report.differing) != 1 else ''}; "
-              f"{report.paths} paths compared; seats and values assumed where a ruling needs them (see --json 'assumed').")
-
+    out.print()
+    wrapped(out, f"{n} differing path{'s' if n != 1 else ''} in {len(report.differing)} situation{'s' if len(report.differing) != 1 else ''}; "
+            f"{report.paths} paths compared; seats and values assumed where a ruling needs them (see --json 'assumed').")
 
 def _bet(raw: str | None) -> str | None:
     """--bettor: a seat, or 'wall' for a bet on a wall game."""
@@ -66,25 +69,25 @@ def _bet(raw: str | None) -> str | None:
     return WALL_BET if raw.strip().lower() == WALL_BET else seat(raw, "--bettor")
 
 
-@app.command(epilog="""Examples:\n
-  referee pay --winner East --how discard --discarder West --value 30\n
-  referee pay --winner South --how self-pick --value 25 --jokerless --player South=Ruth\n
-  referee pay --winner North --how discard --discarder East --value 40 --dead West --bettor East\n
-  referee pay --winner South --how self-pick --value 30 --bettor wall --player Bettor=Fiona\n
-  referee pay --ruleset tournament --winner East --how discard --discarder South --value 35 --exposures 2""")
+@app.command(epilog=examples(
+    "referee pay --winner East \\\n  --how discard --discarder West \\\n  --value 30",
+    "referee pay --winner South \\\n  --how self-pick --value 25 \\\n  --jokerless --player South=Ruth",
+    "referee pay --winner North \\\n  --how discard --discarder East \\\n  --value 40 --dead West --bettor East",
+    "referee pay --winner South \\\n  --how self-pick --value 30 \\\n  --bettor wall --player Bettor=Fiona",
+    "referee pay --ruleset tournament \\\n  --winner East --how discard \\\n  --discarder South --value 35 \\\n  --exposures 2"))
 @guarded
 def pay(
-    winner: str = typer.Option(..., "--winner", "-w", help="Seat that won: East, South, West, North (or E, S, W, N)."),
-    how: str = typer.Option(..., "--how", help="discard, self-pick or joker-exchange."),
-    discarder: Optional[str] = typer.Option(None, "--discarder", "-d", help="Seat that threw the winning tile (discard wins)."),
+    winner: str = typer.Option(..., "--winner", "-w", metavar="SEAT", help="Seat that won: East, South, West, North (or E, S, W, N)."),
+    how: str = typer.Option(..., "--how", metavar="HOW", help="discard, self-pick or joker-exchange."),
+    discarder: Optional[str] = typer.Option(None, "--discarder", "-d", metavar="SEAT", help="Seat that threw the winning tile (discard wins)."),
     value: int = typer.Option(..., "--value", "-v", min=0, help="Card value of the winning hand (25, 30, 35 ...)."),
     jokerless: bool = typer.Option(False, "--jokerless", help="The hand is jokerless and the winner announced it."),
     singles_and_pairs: bool = typer.Option(False, "--singles-and-pairs", help="A Singles and Pairs hand (never doubled for jokerless)."),
     exposures: Optional[int] = typer.Option(None, "--exposures", min=0, max=4, help="The winner's number of exposures (tournament discarder penalties)."),
-    dead: list[str] = typer.Option([], "--dead", help="A seat whose hand is dead; dead hands still pay. Repeatable."),
-    bettor: Optional[str] = typer.Option(None, "--bettor", help="Seat a fifth player bet on: she pays or collects exactly like that seat; 'wall' if she bet on a wall game (she then pays like a non-discarder)."),
+    dead: list[str] = typer.Option([], "--dead", metavar="SEAT", help="A seat whose hand is dead; dead hands still pay. Repeatable."),
+    bettor: Optional[str] = typer.Option(None, "--bettor", metavar="SEAT|wall", help="Seat a fifth player bet on: she pays or collects exactly like that seat; 'wall' if she bet on a wall game (she then pays like a non-discarder)."),
     doubles: bool = typer.Option(False, "--doubles", help="East's opening roll was doubles (house rule 'double dice', if the ruleset has it)."),
-    player: list[str] = typer.Option([], "--player", "-p", help="SEAT=NAME (or Bettor=NAME); repeatable."),
+    player: list[str] = typer.Option([], "--player", "-p", metavar="SEAT=NAME", help="A player's name, e.g. East=Ruth (or Bettor=Ann); repeatable."),
     ruleset: str = RULESET_OPT,
     as_json: bool = typer.Option(False, "--json", help="Print one JSON document."),
 ) -> None:
@@ -121,6 +124,7 @@ def pay(
     totals = result.totals()
     if as_json:
         print_json({
+            "referee_version": __version__,
             "ruleset": rs.id, "kind": sc.kind, "unit": sc.unit,
             "winner": win, "how": how, "discarder": dis, "value": value,
             "lines": result.lines,
@@ -131,13 +135,13 @@ def pay(
         })
         return
     label = lambda s: f"{s} ({names[s]})" if s in names else s  # noqa: E731
-    out.rule(f"[bold]Settlement[/] · {safe(rs.meta.title)}", align="left")
+    wrapped(out, styled(("Settlement · " + rs.meta.title, "bold")), rest="  ")
     for line in result.lines:
-        out.print(f"  {safe(line)}")
+        wrapped(out, line, first="  ", rest="    ")
     if result.payments:
         out.print(f"[bold]Payments ({safe(sc.unit)}):[/]")
         for p in result.payments:
-            out.print(f"  {safe(p.text)}")
+            wrapped(out, p.text, first="  ", rest="    ")
     out.print(f"[bold]Totals ({safe(sc.unit)}):[/]")
     for s, n in totals.items():
         out.print(f"  {safe(label(s)):<16} {n:+d}")

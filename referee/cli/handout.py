@@ -8,22 +8,22 @@ from typing import Optional
 import typer
 
 from ..errors import UsageError
-from . import RULESET_OPT, app, err, guarded
+from . import RULESET_OPT, app, err, examples, guarded, safe
 
 
-@app.command(epilog="""Examples:\n
-  referee handout --ruleset tournament --format html -o rules.html\n
-  referee handout --format md > RULES.md\n
-  referee handout --sheet quick --format pdf -o penalty-sheet.pdf\n
-  referee handout --ruleset tournament --sheet diff --base nmjl --format html -o changes.html""")
+@app.command(epilog=examples(
+    "referee handout --ruleset tournament \\\n  --format html -o rules.html",
+    "referee handout --format md > RULES.md",
+    "referee handout --sheet quick \\\n  --format pdf -o penalty-sheet.pdf",
+    "referee handout --ruleset tournament \\\n  --sheet diff --base nmjl \\\n  --format html -o changes.html"))
 @guarded
 def handout(
     ruleset: str = RULESET_OPT,
-    fmt: str = typer.Option("html", "--format", "-f", help="html (one self-contained file), md (Markdown) or pdf (needs the pdf extra)."),
-    sheet: str = typer.Option("booklet", "--sheet", "-s", help="booklet (everything), quick (one or two pages) or diff (changes from --base)."),
-    base: Optional[str] = typer.Option(None, "--base", "-b", help="For --sheet diff: the ruleset to compare with (default: the one it extends)."),
-    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write here instead of standard output (required for pdf)."),
-    stamp: Optional[str] = typer.Option(None, "--stamp", help="Text printed as 'Printed ...' on the title, e.g. a date. Off by default so output is reproducible."),
+    fmt: str = typer.Option("html", "--format", "-f", metavar="FORMAT", help="html (one self-contained file), md (Markdown) or pdf (needs the pdf extra)."),
+    sheet: str = typer.Option("booklet", "--sheet", "-s", metavar="SHEET", help="booklet (everything), quick (one or two pages) or diff (changes from --base)."),
+    base: Optional[str] = typer.Option(None, "--base", "-b", metavar="RULESET", help="For --sheet diff: the ruleset to compare with (default: the one it extends)."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="PATH", help="Write here instead of standard output (required for pdf)."),
+    stamp: Optional[str] = typer.Option(None, "--stamp", metavar="TEXT", help="Text printed as 'Printed ...' on the title, e.g. a date. Off by default so output is reproducible."),
 ) -> None:
     """Print a ruleset for the table: the rules booklet, a quick-reference sheet, or its changes from a base.
 
@@ -50,4 +50,4 @@ def handout(
             output.write_text(doc, encoding="utf-8")
     except OSError as exc:
         raise UsageError(f"{output}: cannot write ({exc.strerror or exc})") from None
-    err.print(f"wrote {output}")
+    err.print(f"wrote {safe(output)}")

@@ -10,11 +10,11 @@ from typing import Any, Optional
 import typer
 from rich.markup import escape
 
-from . import EXIT_FINDING, app, err, guarded, out, print_json, safe
+from . import EXIT_FINDING, app, err, examples, guarded, out, print_json, safe
+from .helpfmt import App
 
-log_app = typer.Typer(
+log_app = App(
     no_args_is_help=True,
-    rich_markup_mode="rich",
     help="The rulings log: every ruling recorded by 'referee rule' with --table/--round/--judge or a configured event.",
     epilog="The log is an SQLite file in your application folder; --db or REFEREE_DB points elsewhere.",
 )
@@ -51,11 +51,11 @@ def _where(r: Any) -> str:
     return ", ".join(p for p in parts if p)
 
 
-@log_app.command("event", epilog="""Examples:\n
-  referee log event "Spring Open 2026" --judge Ann\n
-  referee log event --round 3                   # keep the event, move to round 3\n
-  referee log event                             # show what rulings are recorded under\n
-  referee log event --clear                     # stop recording by default""")
+@log_app.command("event", epilog=examples(
+    'referee log event "Spring Open 2026" \\\n  --judge Ann',
+    "# keep the event, move to round 3:\nreferee log event --round 3",
+    "# what rulings are recorded under:\nreferee log event",
+    "# stop recording by default:\nreferee log event --clear"))
 @guarded
 def event_(
     name: Optional[str] = typer.Argument(None, help="The event's name; rulings are recorded under it from now on."),
@@ -90,10 +90,10 @@ def event_(
         out.print(f"  {key:<6} {safe(shown)}")
 
 
-@log_app.command("list", epilog="""Examples:\n
-  referee log list --event "Spring Open 2026" --round 3\n
-  referee log list --player Ruth\n
-  referee log list --since today --json""")
+@log_app.command("list", epilog=examples(
+    'referee log list \\\n  --event "Spring Open 2026" --round 3',
+    "referee log list --player Ruth",
+    "referee log list --since today --json"))
 @guarded
 def list_(
     event: Optional[str] = typer.Option(None, "--event", help="Only this event."),
@@ -122,7 +122,9 @@ def list_(
     out.print(f"[dim]{len(found)} ruling{'s' if len(found) != 1 else ''}; 'referee log show ID' for one in full[/]")
 
 
-@log_app.command("show", epilog="Examples:\n\n  referee log show 7f3k9q2a\n\n  referee log show 01jd3k7f3k9q2a --json")
+@log_app.command("show", epilog=examples(
+    "referee log show 7f3k9q2a",
+    "referee log show 01jd3k7f3k9q2a --json"))
 @guarded
 def show(
     ruling: str = typer.Argument(..., help="The ruling's id, or its last (or first) characters as 'log list' shows."),
@@ -155,7 +157,9 @@ def show(
     out.print(escape(r.printed.rstrip()))  # many lines: markup escaped, controls shown by the console
 
 
-@log_app.command("players", epilog="Examples:\n\n  referee log players --event \"Spring Open 2026\"\n\n  referee log players --json")
+@log_app.command("players", epilog=examples(
+    'referee log players \\\n  --event "Spring Open 2026"',
+    "referee log players --json"))
 @guarded
 def players(
     event: Optional[str] = typer.Option(None, "--event", help="Only this event."),
@@ -189,7 +193,8 @@ def players(
         out.print(line)
 
 
-@log_app.command("withdraw", epilog="Examples:\n\n  referee log withdraw 7f3k9q2a --reason \"wrong seat named as discarder\" --by Ann")
+@log_app.command("withdraw", epilog=examples(
+    'referee log withdraw 7f3k9q2a \\\n  --reason "wrong seat named" --by Ann'))
 @guarded
 def withdraw(
     ruling: str = typer.Argument(..., help="The ruling's id (or its last characters)."),
@@ -206,10 +211,10 @@ def withdraw(
     out.print(f"Withdrawn: {r.id} ({safe(r.ruling_id)}, {safe(r.situation)}) by {safe(r.withdrawn_by or 'unknown')}: {safe(r.withdrawn_reason or '')}")
 
 
-@log_app.command("export", epilog="""Examples:\n
-  referee log export --format csv > rulings.csv\n
-  referee log export --format jsonl --output ann-laptop.jsonl\n
-  referee log export --format json --event "Spring Open 2026" -o spring.json""")
+@log_app.command("export", epilog=examples(
+    "referee log export --format csv \\\n  > rulings.csv",
+    "referee log export --format jsonl \\\n  --output ann-laptop.jsonl",
+    'referee log export --format json \\\n  --event "Spring Open 2026" \\\n  -o spring.json'))
 @guarded
 def export(
     fmt: str = typer.Option("jsonl", "--format", "-f", help="csv (a spreadsheet; rulings only), json or jsonl (with the rules, for replay)."),
@@ -234,9 +239,9 @@ def export(
         err.print(f"{len(rulings)} ruling{'s' if len(rulings) != 1 else ''} written to {safe(str(output))}")
 
 
-@log_app.command("import", epilog="""Examples:\n
-  referee log import ann-laptop.jsonl bob-laptop.jsonl\n
-  referee log import rulings.csv --db head-table.db""")
+@log_app.command("import", epilog=examples(
+    "referee log import ann-laptop.jsonl \\\n  bob-laptop.jsonl",
+    "referee log import rulings.csv \\\n  --db head-table.db"))
 @guarded
 def import_(
     files: list[Path] = typer.Argument(..., help="Exports from 'referee log export' (csv, json or jsonl; told apart by content)."),
@@ -257,7 +262,8 @@ def import_(
             out.print(f"{safe(str(f))}: {len(rulings)} ruling{'s' if len(rulings) != 1 else ''}, {added} new{extra}")
 
 
-@log_app.command("replay", epilog="Examples:\n\n  referee log replay 7f3k9q2a")
+@log_app.command("replay", epilog=examples(
+    "referee log replay 7f3k9q2a"))
 @guarded
 def replay(
     ruling: str = typer.Argument(..., help="The ruling's id (or its last characters)."),

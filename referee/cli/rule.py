@@ -6,8 +6,9 @@ from pathlib import Path
 from typing import Any, Optional
 
 import typer
+
 from ..errors import UsageError
-from . import _pairs, app, ask, err, guarded, out, print_json, safe
+from . import _pairs, app, ask, err, examples, guarded, out, print_json, safe
 from .show import styled, wrap, wrapped
 
 
@@ -59,10 +60,11 @@ def _pick_situation(rs: Any, words: str | None, no_input: bool) -> str:
 
 
 def _ask_line(prompt: str) -> str:
-    *lines, last = wrap(ask, prompt, first="? ", rest="  ")
-    for line in lines:
+    lines = wrap(ask, prompt, first="? ", rest="  ")
+    lines[0].stylize("bold cyan", 0, 1)  # the question mark
+    *before, last = lines
+    for line in before:
         ask.print(line, soft_wrap=True)
-    last.stylize("bold cyan", 0, 1)
     try:
         return ask.input(last + " ")
     except EOFError:
@@ -170,26 +172,28 @@ def _print_outcome(o: Any) -> None:
             if not title:
                 wrapped(out, line, style="bold green")
                 continue
-            number = re.match(r"\d+\. ", line)  # a numbered step hangs under its own text
-            wrapped(out, line, first="  ", rest="  " + " " * (number.end() if number else 0))
+            number = re.match(r"\d+\. ", line)  # an item's further lines hang: a step under its text
+            wrapped(out, line, first="  ", rest="  " + " " * (number.end() if number else 2))
     out.print(styled((f"ruleset {rs.id} {rs.meta.version} ({rs.hash})", "dim")))
 
 
-@app.command(epilog="""Examples:\n
-  referee rule                                   # type what happened, pick, answer\n
-  referee rule wrong-end --seat picker=West\n
-  referee rule misnamed-discard --answer misnamed_claimed_for=mahjong --answer mahjong_with=named --seat misnamer=South --seat caller=North --answer hand_value=25 --no-input --json\n
-  referee rule --answers scenarios/nmjl/mahjong-in-error/two-threw-in.yaml\n
-  referee rule fifth-player-bettor --player Bettor=Fiona --player West=Ruth\n
-  referee rule wrong-end --seat picker=West --player West=Ruth --table 12 --round 3 --judge Ann   # recorded in the rulings log""")
+@app.command(epilog=examples(
+    "referee rule",
+    "referee rule wrong end -p East=Ruth",
+    "referee rule wrong-end \\\n  --seat picker=West",
+    "referee rule misnamed-discard \\\n  -a misnamed_claimed_for=mahjong \\\n  -a mahjong_with=named \\\n"
+    "  -s misnamer=South -s caller=North \\\n  -a hand_value=25 --no-input --json",
+    "referee rule --answers my-case.yaml",
+    "referee rule fifth-player-bettor \\\n  -p Bettor=Fiona -p West=Ruth",
+    "# recorded in the rulings log:\nreferee rule wrong-end \\\n  --seat picker=West -p West=Ruth \\\n  --table 12 --round 3 --judge Ann"))
 @guarded
 def rule(
-    situation: Optional[str] = typer.Argument(None, help="Situation id, or words to search for."),
-    ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r", help="Ruleset id or folder (default: the answers file's, else nmjl)."),
-    answer: list[str] = typer.Option([], "--answer", "-a", help="FACT=VALUE; repeatable."),
+    situation: Optional[str] = typer.Argument(None, metavar="SITUATION", help="Situation id, or words to search for."),
+    ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r", metavar="RULESET", help="Ruleset id or folder (default: the answers file's, else nmjl)."),
+    answer: list[str] = typer.Option([], "--answer", "-a", metavar="FACT=VALUE", help="An answer, e.g. hand_value=25; repeatable."),
     answers: Optional[Path] = typer.Option(None, "--answers", help="YAML answers file (a scenario file works)."),
-    seat: list[str] = typer.Option([], "--seat", "-s", help="ROLE=SEAT, e.g. picker=West; repeatable."),
-    player: list[str] = typer.Option([], "--player", "-p", help="SEAT=NAME, e.g. East=Ruth, or Bettor=NAME for a fifth player; repeatable."),
+    seat: list[str] = typer.Option([], "--seat", "-s", metavar="ROLE=SEAT", help="A role's seat, e.g. picker=West; repeatable."),
+    player: list[str] = typer.Option([], "--player", "-p", metavar="SEAT=NAME", help="A player's name, e.g. East=Ruth, or Bettor=NAME for a fifth player; repeatable."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON document instead of text."),
     no_input: bool = typer.Option(False, "--no-input", help="Never prompt: a missing answer exits 2 and names it."),
     table: Optional[str] = typer.Option(None, "--table", help="Table number; records the ruling in the log.", rich_help_panel="Rulings log"),
