@@ -21,10 +21,14 @@ from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 from .model import Situation
-from .searchwords import RELATED, pairs, terms, tokens
+from .searchwords import RELATED, pairs, tokens
 
 MAX_TERMS = 64  # distinct query terms considered; more words than this never come from a judge
 K1 = 1.2
+COORD = 0.0
+ALIAS_BONUS = 0.5
+ALIAS_P = 0.5
+ALIAS_TOP = 30
 EXACT_BONUS = 1000.0  # the judge typed a title, alias or id: that situation comes first
 
 # field -> (weight, length normalisation b)
@@ -102,8 +106,10 @@ class Index:
     exact: dict[tuple[str, ...], int | None] = field(default_factory=dict)  # None: more than one
     shown: list[list[tuple[str, frozenset[str]]]] = field(default_factory=list)
     terms: list[frozenset[str]] = field(default_factory=list)  # each situation's own terms
-    vocab: list[str] = field(default_factory=list)
-    near: dict[str, set[str]] = field(default_factory=dict)
+    spellings: dict[str, tuple[str, ...]] = field(default_factory=dict)  # a word the situations use -> its terms
+    sorted_spellings: list[str] = field(default_factory=list)
+    near: dict[str, set[str]] = field(default_factory=dict)  # a spelling, and each with a letter left out
+    idf: dict[str, float] = field(default_factory=dict)
 
     @classmethod
     def build(cls, situations: Sequence[Situation]) -> "Index":
@@ -115,7 +121,12 @@ class Index:
             for name, texts in _fields(sit).items():
                 counts: Counter[str] = Counter()
                 for text in texts:
-                    seq = terms(text)
+                    typed = pairs(text)
+                    seq = [t for _, t in typed]
+                    for word, term in typed:
+                        known = idx.spellings.setdefault(word, ())
+                        if term not in known:
+                            idx.spellings[word] = (*known, term)
                     counts.update(seq)
                     if name in _PAIRED:
                         counts.update(_pairs_of(seq))
@@ -143,31 +154,30 @@ class Index:
         for term, post in weighted.items():
             idf = math.log(1.0 + (n - len(post) + 0.5) / (len(post) + 0.5))
             idx.postings[term] = [(i, idf * v * (K1 + 1.0) / (v + K1)) for i, v in post]
-        idx.vocab = sorted(t for t in idx.postings if " " not in t)
-        for term in idx.vocab:
-            if len(term) >= 3:
-                for key in {term} | _deletes(term):
-                    idx.near.setdefault(key, set()).add(term)
+            idx.idf[term] = idf
+        idx.sorted_spellings = sorted(idx.spellings)
+        for word in idx.sorted_spellings:
+            if len(word) >= 3:
+                for key in {word} | _deletes(word):
+                    idx.near.setdefault(key, set()).add(word)
         return idx
 
-    def _spelled(self, term: str) -> list[tuple[str, float]]:
-        """Known terms a typo away from an unknown one, with how much each counts."""
-        if len(term) < 3 or len(term) > 30:
+    def _spelled(self, word: str) -> list[tuple[str, float]]:
+        """Terms of the known words a typo away from an unknown word, with how much each counts."""
+        if len(word) < 3 or len(word) > 30:
             return []
-        cands = set(self.near.get(term, ())).union(*(self.near.get(d, ()) for d in _deletes(term)))
-        limit = 1 if len(term) <= 5 else 2
-        found = []
+        cands = set(self.near.get(word, ())).union(*(self.near.get(d, ()) for d in _deletes(word)))
+        limit = 1 if len(word) <= 5 else 2
+        found: list[tuple[str, float]] = []
         for c in cands:
-            d = _distance(term, c, limit)
-            if d <= limit and (len(term) > 3 or sorted(term) == sorted(c) or d == 1 and len(c) > 3):
+            d = _distance(word, c, limit)
+            if d <= limit and (len(word) > 3 or sorted(word) == sorted(c)):
                 found.append((c, 0.8 if d == 1 else 0.6))
-        if not found and len(term) >= 4:  # a word typed only in part: "disc" for discard
-            at = bisect_left(self.vocab, term)
-            for c in self.vocab[at:at + 3]:
-                if c.startswith(term):
-                    found.append((c, 0.6))
+        if not found and len(word) >= 4:  # a word typed only in part: "disc" for discard
+            at = bisect_left(self.sorted_spellings, word)
+            found = [(c, 0.6) for c in self.sorted_spellings[at:at + 3] if c.startswith(word)]
         found.sort(key=lambda x: (-x[1], x[0]))
-        return found[:3]
+        return [(t, weight) for c, weight in found[:3] for t in self.spellings[c]]
 
     def search(self, text: str, limit: int = 10) -> list[Hit]:
         typed = pairs(text)
@@ -185,7 +195,7 @@ class Index:
                         said.setdefault(other, word)
             elif term not in query:
                 query[term] = 0.0  # remembered, so a repeated unknown word is looked at once
-                for known, weight in self._spelled(term):
+                for known, weight in self._spelled(word):
                     if query.get(known, 0.0) < weight:
                         query[known] = weight
                         said.setdefault(known, word)
@@ -196,12 +206,34 @@ class Index:
             if pair in self.postings:
                 query.setdefault(pair, PAIR_WEIGHT)
         scores: dict[int, float] = {}
+        covered: dict[int, float] = {}
+        mass = 0.0
         for term, weight in query.items():
             if weight:
-                for i, value in self.postings.get(term, ()):
+                post = self.postings.get(term, ())
+                single = " " not in term
+                if single:
+                    mass += weight * self.idf[term]
+                for i, value in post:
                     scores[i] = scores.get(i, 0.0) + weight * value
+                    if single:
+                        covered[i] = covered.get(i, 0.0) + weight * self.idf[term]
         if not scores:
             return []
+        if COORD and mass:
+            for i in scores:
+                scores[i] *= (covered.get(i, 0.0) / mass) ** COORD
+        if ALIAS_BONUS:
+            asked0 = {t: w for t, w in query.items() if w and " " not in t}
+            top = sorted(scores, key=scores.__getitem__, reverse=True)[:ALIAS_TOP]
+            for i in top:
+                best_cov = 0.0
+                for _, ts in self.shown[i]:
+                    tot = sum(self.idf.get(t, 0.0) for t in ts)
+                    if tot:
+                        cov = sum(self.idf.get(t, 0.0) * asked0.get(t, 0.0) for t in ts) / tot
+                        best_cov = max(best_cov, cov)
+                scores[i] *= 1.0 + ALIAS_BONUS * best_cov ** ALIAS_P
         exact = self.exact.get(tokens(text))
         if exact is not None:
             scores[exact] = scores.get(exact, 0.0) + EXACT_BONUS

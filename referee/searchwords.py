@@ -17,8 +17,9 @@ _WORD = re.compile(r"[a-z0-9]+")
 
 # Phrases the table says as one thing, matched word by word after the text is split (so the
 # cost stays linear): "threw in" is not "threw", "no jokers" is jokerless. In a rule, "a|b" is
-# either word, "[a|b]" may be left out, "~" is any one word (may be left out); `...` in the
-# output keeps the words matched.
+# either word, "[a|b]" may be left out, "~" is any one word (may be left out); in the output
+# "..." keeps the words matched and "$1" the first of them.
+_TILE = "white|soap|green|red|dragon|dragons|flower|flowers|bam|bams|crak|craks|dot|dots|joker|north|south|east|west"
 _PHRASE_RULES: list[tuple[str, str]] = [
     ("threw|throw|throws|thrown|throwing|tossed|toss [her|my|their|his|our|the|all] [hand|tiles] in", "throwin"),
     ("laid|lay|lays|laying|put|puts|putting|dumped|dump [out|down] her|my|their|his|our|all tiles|hand|rack", "throwin"),
@@ -56,6 +57,19 @@ _PHRASE_RULES: list[tuple[str, str]] = [
     ("no more tiles", "runout"),
     ("out of tiles", "runout"),
     ("joker exchange|swap|trade|redemption|exchanges|swaps", "exchange joker"),
+    ("put|puts|putting up", "expose"),
+    ("who get|gets|should", "call"),
+    ("two|three|four|both hands", "$1 player"),
+    ("go|goes|went|going|gone out", "mahjong"),
+    ("player|one|person|lady before|after her|him|me|you|them", "previous player"),
+    ("take|took|takes|taking|grab|grabbed|grabs [up] [the|a|that|her|his|my|this] discard|discards", "... call"),
+    ("take|took|taken|taking|takes|grab|grabbed|grabs|grabbing [the|a|her|my|that|their] joker|jokers", "... exchange"),
+    (f"called|calls|call|calling|named it|that [~] {_TILE}", "name ..."),
+    (f"said|says|saying|yelled [it|that] [was|is] [a] [~] {_TILE}", "name ..."),
+    (f"discarded|discard|discards|threw|thrown|throws|tossed as [a|an] [~] {_TILE}", "name ..."),
+    ("turn|turns|turned|turning [face] over|up", "flip"),
+    ("face up", "flip"),
+    ("put|puts|putting|laid|lay|lays out|down [a|an|her|two|three|four|five] pung|pungs|kong|kongs|quint|jokers|joker", "expose ..."),
 ]
 
 Slot = tuple[frozenset[str] | None, bool]  # (words, or None for any word; may be left out)
@@ -96,7 +110,7 @@ def _phrased(words: list[str]) -> list[str]:
         for slots, made in _RULES.get(words[i], ()):
             end = _match(words, i + 1, slots)
             if end >= 0:
-                out.extend(w for m in made for w in (words[i:end] if m == "..." else [m]))
+                out.extend(w for m in made for w in (words[i:end] if m == "..." else [words[i]] if m == "$1" else [m]))
                 i = end
                 break
         else:
@@ -115,7 +129,8 @@ our you your is was were be been being am are has have had do does did done and 
 then than that this these those there here what which who whom how when where why just now
 still also very really about at by as with up out off over can could would should will shall
 may might must let lets get got one ones someone somebody anyone anybody everyone everybody
-some any all each other another whole ok okay oh oops well ca wo
+some any all each other whole ok okay oh oops well ca wo happen happens happened happening
+south west north once gets getting make makes made making
 """.split())
 
 # Irregular and special word forms, before suffixes are stripped. A word may stand for several
@@ -157,7 +172,6 @@ _FORMS: dict[str, tuple[str, ...]] = {
     **{w: ("tile",) for w in ("white", "soap", "green", "red", "dragon", "dragons", "flower", "flowers", "bam",
                               "bams", "bamboo", "bamboos", "crak", "craks", "crack", "cracks", "character",
                               "characters", "dot", "dots", "circle", "circles", "tile", "tiles")},
-    **{w: (w,) for w in ("news", "yes", "pass", "across", "left", "always", "bus")},
     **{w: ("not",) for w in ("not", "didnt", "dont", "doesnt", "cant", "cannot", "isnt", "wasnt", "hasnt",
                              "havent", "hadnt", "arent", "werent", "couldnt", "shouldnt", "never")},
     "replay": ("replay",), "restart": ("replay",), "redo": ("replay",), "redeal": ("replay",),
@@ -167,7 +181,15 @@ _FORMS: dict[str, tuple[str, ...]] = {
     "early": ("early",), "soon": ("early",), "premature": ("early",), "prematurely": ("early",),
     "late": ("late",), "later": ("late",),
     "mixed": ("mix",), "mixing": ("mix",), "mix": ("mix",), "jumbled": ("mix",),
-    "dealer": ("east",),
+    "dealer": ("east",), "stuck": ("put",), "placed": ("put",), "place": ("put",),
+    **{w: ("mind",) for w in ("mind", "decided", "decide", "decides", "deciding", "rethink", "rethought", "reconsidered")},
+    **{w: ("not", "match") for w in ("mismatch", "mismatched", "mismatches", "unmatched")},
+    **{w: ("pass",) for w in ("send", "sent", "sends", "sending")},
+    **{w: ("player",) for w in ("person", "people", "persons", "lady", "ladies", "player", "players")},
+    **{w: ("deny",) for w in ("deny", "denies", "denied", "denying", "insist", "insists", "insisted", "disputes",
+                              "disputed", "dispute", "contest", "contested", "contests", "protest", "protested")},
+    **{w: ("flip",) for w in ("flip", "flips", "flipped", "flipping", "overturned")},
+    **{w: ("obvious",) for w in ("obvious", "obviously", "clearly", "clear", "plainly", "evident", "evidently")},
     **{w: ("pung",) for w in ("pung", "pungs", "kong", "kongs", "quint", "quints", "sextet", "sextets", "pong", "kang")},
     **{w: ("natural",) for w in ("natural", "naturals", "real")},
     **{w: ("refuse",) for w in ("refuse", "refused", "refuses", "refusing", "wouldnt", "wont")},
@@ -175,18 +197,13 @@ _FORMS: dict[str, tuple[str, ...]] = {
     **{w: ("wrong", "instead") for w in ("instead",)},
 }
 
-_SUFFIXES = ("ing", "ed", "es", "s")
+_KEEP = frozenset(("news", "always", "yes", "bus", "across", "pass"))  # words the cut would spoil
 
 
-@lru_cache(maxsize=16384)
-def _stem(word: str) -> tuple[str, ...]:
-    if word in STOP:
-        return ()
-    forms = _FORMS.get(word)
-    if forms is not None:
-        return forms
-    if word.isdigit() and len(word) == 1:
-        return ()  # a lone digit is a tile's number ("3 bam"), never what decides the situation
+def _cut(word: str) -> str:
+    """The word without its inflection: named -> nam, tiles -> til, stopped -> stop, calls -> call."""
+    if word in _KEEP:
+        return word
     w = word
     if len(w) > 4 and w.endswith("ies"):
         w = w[:-3] + "y"
@@ -202,7 +219,23 @@ def _stem(word: str) -> tuple[str, ...]:
         w = w[:-1]  # stopped -> stop, but called -> call
     if len(w) > 3 and w.endswith("e"):
         w = w[:-1]  # name and named, tile and tiles, meet here
-    return (w,)
+    return w
+
+
+# the game terms are cut like any typed word, so "take" typed and "took" meet at one term
+_FORMS = {word: tuple(_cut(t) for t in made) for word, made in _FORMS.items()}
+
+
+@lru_cache(maxsize=16384)
+def _stem(word: str) -> tuple[str, ...]:
+    if word in STOP:
+        return ()
+    forms = _FORMS.get(word)
+    if forms is not None:
+        return forms
+    if word.isdigit() and len(word) == 1:
+        return ()  # a lone digit is a tile's number ("3 bam"), never what decides the situation
+    return (_cut(word),)
 
 
 def _words(text: str) -> list[str]:
@@ -230,11 +263,18 @@ _SAME_GAME = frozenset(("mahj", "maj", "mj", "mahjongg"))
 # A typed word that also points at a related term, counted for less (query side only).
 RELATED: dict[str, tuple[tuple[str, float], ...]] = {
     "win": (("mahjong", 0.6),),
-    "say": (("name", 0.6), ("call", 0.4)),
+    "say": (("name", 0.4),),
+    "across": (("charleston", 0.5), ("pass", 0.5)),
     "take": (("pick", 0.5),),
     "pung": (("expose", 0.5),),
     "give": (("pass", 0.4),),
+    "want": (("call", 0.4),),
+    "hand": (("player", 0.3),),
+    "conceal": (("rack", 0.3),),
 }
+
+
+RELATED = {_cut(word): tuple((_cut(t), w) for t, w in related) for word, related in RELATED.items()}
 
 
 def pairs(text: str) -> list[tuple[str, str]]:
