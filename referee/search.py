@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 from .model import Situation
-from .searchwords import RELATED, pairs, tokens
+from .searchwords import RELATED, pairs, pieces, tokens
 
 MAX_TERMS = 64  # distinct query terms considered; more words than this never come from a judge
 K1 = 1.2
@@ -180,26 +180,27 @@ class Index:
         return [(t, weight) for c, weight in found[:3] for t in self.spellings[c]]
 
     def search(self, text: str, limit: int = 10) -> list[Hit]:
-        typed = pairs(text)
         query: dict[str, float] = {}
-        said: dict[str, str] = {}  # term -> the word typed for it, to show what matched
+        produced: list[tuple[str, set[str]]] = []  # what was typed -> the terms it put in the query
         seq: list[str] = []
-        for word, term in typed:
+        for typed, word, term in pieces(text):
+            found: set[str] = set()
             if term in self.postings:
                 seq.append(term)
                 query[term] = 1.0
-                said.setdefault(term, word)
+                found.add(term)
                 for other, weight in RELATED.get(term, ()):
                     if other in self.postings and query.get(other, 0.0) < weight:
                         query[other] = weight
-                        said.setdefault(other, word)
+                        found.add(other)
             elif term not in query:
                 query[term] = 0.0  # remembered, so a repeated unknown word is looked at once
                 for known, weight in self._spelled(word):
                     if query.get(known, 0.0) < weight:
                         query[known] = weight
-                        said.setdefault(known, word)
+                        found.add(known)
                 seq.append(term)
+            produced.append((typed, found))
             if len(query) >= MAX_TERMS:
                 break
         for pair in _pairs_of(seq):
@@ -243,7 +244,7 @@ class Index:
         hits = []
         for i in ranked[:limit]:
             matched = max(self.shown[i], key=lambda s: (len(s[1] & asked), -len(s[1])))[0]
-            words = tuple(dict.fromkeys(said[t] for t in asked if t in said and t in self.terms[i]))
+            words = tuple(dict.fromkeys(w for typed, found in produced if found & self.terms[i] for w in typed.split()))
             hits.append(Hit(self.situations[i], round(scores[i], 3), matched, words))
         return hits
 

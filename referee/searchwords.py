@@ -103,18 +103,24 @@ def _match(words: list[str], i: int, slots: list[Slot]) -> int:
     return _match(words, i, rest) if optional else -1
 
 
-def _phrased(words: list[str]) -> list[str]:
-    out: list[str] = []
+def _phrased(words: list[str]) -> list[tuple[str, str]]:
+    """(what was typed, the word it stands for): a phrase's own words, then any it adds."""
+    out: list[tuple[str, str]] = []
     i = 0
     while i < len(words):
         for slots, made in _RULES.get(words[i], ()):
             end = _match(words, i + 1, slots)
             if end >= 0:
-                out.extend(w for m in made for w in (words[i:end] if m == "..." else [words[i]] if m == "$1" else [m]))
+                typed = " ".join(words[i:end])
+                for m in made:
+                    if m == "...":
+                        out.extend((w, w) for w in words[i:end])
+                    else:
+                        out.append((typed, words[i] if m == "$1" else m))
                 i = end
                 break
         else:
-            out.append(words[i])
+            out.append((words[i], words[i]))
             i += 1
     return out
 
@@ -238,7 +244,7 @@ def _stem(word: str) -> tuple[str, ...]:
     return (_cut(word),)
 
 
-def _words(text: str) -> list[str]:
+def _words(text: str) -> list[tuple[str, str]]:
     text = _MAHJONG.sub(" mahjong ", text[:MAX_CHARS].lower().replace("\u2019", "'"))
     text = _CLITIC.sub("", _NOT.sub(" not", text))  # "didn't" -> "did not", "she's" -> "she"
     return _phrased(_WORD.findall(text))
@@ -277,9 +283,17 @@ RELATED: dict[str, tuple[tuple[str, float], ...]] = {
 RELATED = {_cut(word): tuple((_cut(t), w) for t, w in related) for word, related in RELATED.items()}
 
 
+def pieces(text: str) -> list[tuple[str, str, str]]:
+    """(what was typed, the word it stands for, search term) for each term of `text`, in order.
+
+    Reads MAX_CHARS characters at most. "threw in" is one piece: ("threw in", "throwin", "throwin").
+    """
+    return [(typed, w, t) for typed, w in _words(text) for t in _stem(w)]
+
+
 def pairs(text: str) -> list[tuple[str, str]]:
-    """(word as typed, search term) for each term of `text`, in order; reads MAX_CHARS at most."""
-    return [(w, t) for w in _words(text) for t in _stem(w)]
+    """(word, search term) for each term of `text`, in order."""
+    return [(w, t) for _, w, t in pieces(text)]
 
 
 def terms(text: str) -> list[str]:

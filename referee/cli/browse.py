@@ -10,7 +10,7 @@ from ..safe import controls
 from . import EXIT_FINDING, RULESET_OPT, app, err, guarded, out, print_json, safe
 
 
-@app.command(epilog="Examples:\n\n  referee search wrong wall\n\n  referee search drew from the back")
+@app.command(epilog="Examples:\n\n  referee search wrong wall\n\n  referee search drew from the back\n\n  referee search she said white but it was a flower --json")
 @guarded
 def search(
     words: list[str] = typer.Argument(..., help="What happened, in a few words."),
@@ -18,14 +18,20 @@ def search(
     limit: int = typer.Option(8, "--limit", "-n", help="How many matches to show."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
-    """Situations ranked by how well their title, aliases and summary match WORDS."""
+    """Situations ranked by how well they match WORDS: a story in a judge's own words works.
+
+    Table slang counts ('mahj', 'threw in', 'pushed out'), word forms and small typos are
+    forgiven. --json adds, for each match, the title or alias that matched best ("matched")
+    and the typed words found in the situation ("words").
+    """
     from ..loader import load_strict
     from ..search import search as find
 
     rs = load_strict(ruleset)
     hits = find(list(rs.situations.values()), " ".join(words), limit=limit)
     if as_json:
-        print_json([{"id": h.situation.id, "title": h.situation.title, "score": h.score, "matched": h.matched} for h in hits])
+        print_json([{"id": h.situation.id, "title": h.situation.title, "score": h.score,
+                     "matched": h.matched, "words": list(h.words)} for h in hits])
         return
     if not hits:
         err.print(f"referee: no situation matches '{safe(' '.join(words))}'; try 'referee list'")

@@ -11,6 +11,9 @@ from . import _pairs, app, ask, err, guarded, out, print_json, safe
 from .show import styled, wrap, wrapped
 
 
+QUIT = ("q", "quit", "exit")
+
+
 def _pick_situation(rs: Any, words: str | None, no_input: bool) -> str:
     from ..search import exact, search
 
@@ -29,33 +32,56 @@ def _pick_situation(rs: Any, words: str | None, no_input: bool) -> str:
             raise UsageError(f"'{words}' is not a situation id; matches: {names} (pass the id)")
     elif no_input:
         raise UsageError("name the situation (referee rule SITUATION) when using --no-input; see 'referee list'")
+    # At the prompt: 'list' shows every situation, 'back' asks what happened again, 'q' quits.
     while True:
         if not words:
-            words = _ask_line("What happened? (a few words, e.g. 'wrong wall', 'false mahj')")
-            if not words.strip():
+            words = _ask_line("What happened? (a few words, e.g. 'wrong wall', 'false mahj'; list; q to quit)").strip()
+            if not words or words.lower() == "back":
                 words = None
                 continue
+        if words.lower() in QUIT:
+            _quit()
         if words in rs.situations:
             return words
-        hits = search(sits, words, limit=5)
-        if not hits:
-            ask.print(f"[yellow]Nothing matches '{safe(words)}'.[/] Try other words, or 'list' to see all.")
-            words = None
-            continue
-        ask.print()
-        for i, h in enumerate(hits, 1):
-            wrapped(ask, styled(h.situation.title, ("  (" + h.situation.id + ")", "dim")), first=f"  {i}  ")
-        choice = _ask_line("Which one? (number, Enter for 1, or new words)").strip()
-        if choice == "":
-            return hits[0].situation.id
-        if choice.isdigit() and 1 <= int(choice) <= len(hits):
-            return hits[int(choice) - 1].situation.id
-        if choice == "list":
-            for s in sits:
-                wrapped(ask, styled(s.id, ("  " + s.title, "dim")), first="  ", rest="    ")
-            words = None
-            continue
-        words = choice
+        if words.lower() == "list":
+            shown = _list_all(sits)
+        else:
+            hits = search(sits, words, limit=5)
+            if not hits:
+                ask.print(f"[yellow]Nothing matches '{safe(words)}'.[/] Try other words, or 'list' to see all.")
+                words = None
+                continue
+            shown = [h.situation for h in hits]
+            ask.print()
+            for i, sit in enumerate(shown, 1):
+                wrapped(ask, styled(sit.title, ("  (" + sit.id + ")", "dim")), first=f"  {i}  ")
+        listed = words.lower() == "list"
+        enter = "" if listed else "Enter for 1, "
+        choice = _ask_line(f"Which one? (number, {enter}or new words; back, list, q)").strip()
+        if choice == "" and not listed:
+            return shown[0].id
+        if choice.isdigit() and 1 <= int(choice) <= len(shown):
+            return shown[int(choice) - 1].id
+        words = None if choice.lower() in ("", "back") else choice
+
+
+def _list_all(sits: list[Any]) -> list[Any]:
+    """Every situation, numbered, by phase of the game; returns them in the numbered order."""
+    from ..model import PHASES
+
+    ordered = sorted(sits, key=lambda s: (PHASES.index(s.phase), s.title.lower()))
+    phase = None
+    for i, sit in enumerate(ordered, 1):
+        if sit.phase != phase:
+            phase = sit.phase
+            ask.print(f"[bold]{safe(phase)}[/]")
+        wrapped(ask, styled(sit.title, ("  (" + sit.id + ")", "dim")), first=f"  {i:>2}  ")
+    return ordered
+
+
+def _quit() -> None:
+    ask.print("[dim]No ruling.[/]")
+    raise typer.Exit(0)  # the judge chose to stop: not an error
 
 
 def _ask_line(prompt: str) -> str:
