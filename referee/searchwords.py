@@ -59,6 +59,8 @@ _PHRASE_RULES: list[tuple[str, str]] = [
     ("joker exchange|swap|trade|redemption|exchanges|swaps", "exchange joker"),
     ("put|puts|putting up", "expose"),
     ("who get|gets|should", "call"),
+    ("extra|fifth|5th|spare player|person|lady|one", "fifth player"),
+    ("sitting|sits|sat|sit out", "sit bettor"),
     ("two|three|four|both hands", "$1 player"),
     ("go|goes|went|going|gone out", "mahjong"),
     ("player|one|person|lady before|after her|him|me|you|them", "previous player"),
