@@ -4,9 +4,10 @@ Ranking is BM25F: each situation is a document with fields (title, id, aliases, 
 reference help, its own questions, its phase), weighted by how much a match there says. A term
 found in few situations counts for more than one found everywhere ("wall" less than "served"),
 and a long field does not win just by holding more words. Word pairs from the title, aliases and
-summary are terms too, so "wrong wall" beats "wrong end ... of the wall". Words go through
-`searchwords` (slang, word forms), and a word the index does not know is matched to known terms
-one or two typos away.
+summary are terms too, so "wrong wall" beats "wrong end ... of the wall"; and a situation one
+of whose aliases the story mostly says gets a bonus. Words go through `searchwords` (slang, word
+forms), and a word the index does not know is matched to the words the situations use one or
+two typos away. A title, alias or id typed exactly always ranks first.
 
 The index is built once per list of situations (cached on the situation objects) and a query
 costs what its distinct terms cost: each term is one dictionary look-up and a walk of its
@@ -21,14 +22,12 @@ from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 from .model import Situation
-from .searchwords import RELATED, pairs, pieces, tokens
+from .searchwords import RELATED, pieces, tokens
 
 MAX_TERMS = 64  # distinct query terms considered; more words than this never come from a judge
-K1 = 1.2
-COORD = 0.0
-ALIAS_BONUS = 0.5
-ALIAS_P = 0.5
-ALIAS_TOP = 30
+K1 = 1.2  # how fast more mentions of a term stop adding (BM25's usual value)
+ALIAS_BONUS = 0.5  # a situation whose one alias the story mostly says scores up to this much more
+ALIAS_TOP = 30  # ... looked at for the best-scoring situations only, so the cost stays bounded
 EXACT_BONUS = 1000.0  # the judge typed a title, alias or id: that situation comes first
 
 # field -> (weight, length normalisation b)
@@ -115,21 +114,19 @@ class Index:
     def build(cls, situations: Sequence[Situation]) -> "Index":
         idx = cls(tuple(situations))
         docs: list[dict[str, tuple[Counter[str], int]]] = []
+        seen: set[tuple[str, str]] = set()  # (word, term) as the situations use them
         for i, sit in enumerate(idx.situations):
             doc: dict[str, tuple[Counter[str], int]] = {}
             shown: list[tuple[str, frozenset[str]]] = []
             for name, texts in _fields(sit).items():
                 counts: Counter[str] = Counter()
                 for text in texts:
-                    typed = pairs(text)
-                    seq = [t for _, t in typed]
-                    for word, term in typed:
-                        known = idx.spellings.setdefault(word, ())
-                        if term not in known:
-                            idx.spellings[word] = (*known, term)
+                    typed = pieces(text)
+                    seq = [t for _, _, t, _ in typed]
+                    seen.update((w, t) for _, w, t, _ in typed)
                     counts.update(seq)
                     if name in _PAIRED:
-                        counts.update(_pairs_of(seq))
+                        counts.update(_pairs_of([t for _, _, t, added in typed if not added]))
                         shown.append((text, frozenset(seq)))
                     if name in _EXACT:
                         key = tokens(text)
@@ -155,9 +152,11 @@ class Index:
             idf = math.log(1.0 + (n - len(post) + 0.5) / (len(post) + 0.5))
             idx.postings[term] = [(i, idf * v * (K1 + 1.0) / (v + K1)) for i, v in post]
             idx.idf[term] = idf
+        for word, term in sorted(seen):
+            idx.spellings[word] = (*idx.spellings.get(word, ()), term)
         idx.sorted_spellings = sorted(idx.spellings)
         for word in idx.sorted_spellings:
-            if len(word) >= 3:
+            if len(word) >= 3 and word.isalpha():  # numbers are not misspelt
                 for key in {word} | _deletes(word):
                     idx.near.setdefault(key, set()).add(word)
         return idx
@@ -179,14 +178,14 @@ class Index:
         found.sort(key=lambda x: (-x[1], x[0]))
         return [(t, weight) for c, weight in found[:3] for t in self.spellings[c]]
 
-    def search(self, text: str, limit: int = 10) -> list[Hit]:
+    def _query(self, text: str) -> tuple[dict[str, float], list[tuple[str, set[str]]]]:
+        """The query's terms with their weights, and what each typed piece put into it."""
         query: dict[str, float] = {}
-        produced: list[tuple[str, set[str]]] = []  # what was typed -> the terms it put in the query
-        seq: list[str] = []
-        for typed, word, term in pieces(text):
+        produced: list[tuple[str, set[str]]] = []
+        said: list[str] = []  # the terms in the order typed, for word pairs
+        for typed, word, term, added in pieces(text):
             found: set[str] = set()
             if term in self.postings:
-                seq.append(term)
                 query[term] = 1.0
                 found.add(term)
                 for other, weight in RELATED.get(term, ()):
@@ -199,51 +198,46 @@ class Index:
                     if query.get(known, 0.0) < weight:
                         query[known] = weight
                         found.add(known)
-                seq.append(term)
+            if not added:
+                said.append(term)
             produced.append((typed, found))
             if len(query) >= MAX_TERMS:
                 break
-        for pair in _pairs_of(seq):
+        for pair in _pairs_of(said):
             if pair in self.postings:
                 query.setdefault(pair, PAIR_WEIGHT)
+        return query, produced
+
+    def _alias_bonus(self, i: int, asked: dict[str, float]) -> float:
+        """How much of the situation's best-covered title, alias or summary the query says (0 to 1),
+        each word counted by its rarity: a story that says most of one alias is about that case."""
+        best = 0.0
+        for _, own in self.shown[i]:
+            total = sum(self.idf.get(t, 0.0) for t in own)
+            if total:
+                best = max(best, sum(self.idf.get(t, 0.0) * asked.get(t, 0.0) for t in own) / total)
+        return best
+
+    def search(self, text: str, limit: int = 10) -> list[Hit]:
+        query, produced = self._query(text)
         scores: dict[int, float] = {}
-        covered: dict[int, float] = {}
-        mass = 0.0
         for term, weight in query.items():
             if weight:
-                post = self.postings.get(term, ())
-                single = " " not in term
-                if single:
-                    mass += weight * self.idf[term]
-                for i, value in post:
+                for i, value in self.postings.get(term, ()):
                     scores[i] = scores.get(i, 0.0) + weight * value
-                    if single:
-                        covered[i] = covered.get(i, 0.0) + weight * self.idf[term]
         if not scores:
             return []
-        if COORD and mass:
-            for i in scores:
-                scores[i] *= (covered.get(i, 0.0) / mass) ** COORD
-        if ALIAS_BONUS:
-            asked0 = {t: w for t, w in query.items() if w and " " not in t}
-            top = sorted(scores, key=scores.__getitem__, reverse=True)[:ALIAS_TOP]
-            for i in top:
-                best_cov = 0.0
-                for _, ts in self.shown[i]:
-                    tot = sum(self.idf.get(t, 0.0) for t in ts)
-                    if tot:
-                        cov = sum(self.idf.get(t, 0.0) * asked0.get(t, 0.0) for t in ts) / tot
-                        best_cov = max(best_cov, cov)
-                scores[i] *= 1.0 + ALIAS_BONUS * best_cov ** ALIAS_P
+        asked = {t: w for t, w in query.items() if w and " " not in t}
+        for i in sorted(scores, key=scores.__getitem__, reverse=True)[:ALIAS_TOP]:
+            scores[i] *= 1.0 + ALIAS_BONUS * self._alias_bonus(i, asked) ** 0.5
         exact = self.exact.get(tokens(text))
         if exact is not None:
             scores[exact] = scores.get(exact, 0.0) + EXACT_BONUS
-        best = max(scores.values())
-        ranked = sorted((i for i, s in scores.items() if s >= 0.2 * best), key=lambda i: (-scores[i], self.situations[i].id))
-        asked = {t for t, w in query.items() if w and " " not in t}
+        floor = 0.2 * max(scores.values())  # far below the best match is noise, not a choice
+        ranked = sorted((i for i, s in scores.items() if s >= floor), key=lambda i: (-scores[i], self.situations[i].id))
         hits = []
         for i in ranked[:limit]:
-            matched = max(self.shown[i], key=lambda s: (len(s[1] & asked), -len(s[1])))[0]
+            matched = max(self.shown[i], key=lambda s: (len(s[1] & asked.keys()), -len(s[1])))[0]
             words = tuple(dict.fromkeys(w for typed, found in produced if found & self.terms[i] for w in typed.split()))
             hits.append(Hit(self.situations[i], round(scores[i], 3), matched, words))
         return hits

@@ -1,8 +1,8 @@
-"""The words of a table dispute, reduced to search terms: slang, word forms and typos.
+"""The words of a table dispute, reduced to search terms: the game's slang and word forms.
 
 `terms(text)` turns what a judge types ("she threw in after the false mahj") into the terms the
 search index holds (`throwin`, `error`, `mahjong`). Both the situations and the query go through
-it, so the two sides always agree. The tables here hold the game's own vocabulary, not the words
+it, so the two sides always agree (typos are the index's business: see `search`). The tables here hold the game's own vocabulary, not the words
 of any one situation: a synonym belongs here only if a player would use it for the same thing
 at any table.
 """
@@ -59,6 +59,9 @@ _PHRASE_RULES: list[tuple[str, str]] = [
     ("joker exchange|swap|trade|redemption|exchanges|swaps", "exchange joker"),
     ("put|puts|putting up", "expose"),
     ("who get|gets|should", "call"),
+    ("are|is|were|was [not] you|she|he|they|i dead", "ask dead"),
+    ("expose|exposed|showing|showed|face in|on the wall", "flip wall"),
+    ("before anyone|anybody|someone|somebody|east discarded|threw|discards|throws", "before first discard"),
     ("extra|fifth|5th|spare player|person|lady|one", "fifth player"),
     ("sitting|sits|sat|sit out", "sit bettor"),
     ("two|three|four|both hands", "$1 player"),
@@ -105,9 +108,9 @@ def _match(words: list[str], i: int, slots: list[Slot]) -> int:
     return _match(words, i, rest) if optional else -1
 
 
-def _phrased(words: list[str]) -> list[tuple[str, str]]:
-    """(what was typed, the word it stands for): a phrase's own words, then any it adds."""
-    out: list[tuple[str, str]] = []
+def _phrased(words: list[str]) -> list[tuple[str, str, bool]]:
+    """(what was typed, the word it stands for, whether it is said in addition to the typed words)."""
+    out: list[tuple[str, str, bool]] = []
     i = 0
     while i < len(words):
         for slots, made in _RULES.get(words[i], ()):
@@ -116,13 +119,13 @@ def _phrased(words: list[str]) -> list[tuple[str, str]]:
                 typed = " ".join(words[i:end])
                 for m in made:
                     if m == "...":
-                        out.extend((w, w) for w in words[i:end])
+                        out.extend((w, w, False) for w in words[i:end])
                     else:
-                        out.append((typed, words[i] if m == "$1" else m))
+                        out.append((typed, words[i] if m == "$1" else m, "..." in made))
                 i = end
                 break
         else:
-            out.append((words[i], words[i]))
+            out.append((words[i], words[i], False))
             i += 1
     return out
 
@@ -138,7 +141,7 @@ then than that this these those there here what which who whom how when where wh
 still also very really about at by as with up out off over can could would should will shall
 may might must let lets get got one ones someone somebody anyone anybody everyone everybody
 some any all each other whole ok okay oh oops well ca wo happen happens happened happening
-south west north once gets getting make makes made making
+south west north once gets getting make makes made making fine
 """.split())
 
 # Irregular and special word forms, before suffixes are stripped. A word may stand for several
@@ -149,7 +152,7 @@ _FORMS: dict[str, tuple[str, ...]] = {
     **{w: ("pick",) for w in ("drew", "draw", "draws", "drawn", "drawing", "pulled", "pull", "pulls")},
     **{w: ("take",) for w in ("took", "taken", "grabbed", "grab", "grabs", "grabbing")},
     **{w: ("say",) for w in ("said", "says", "saying", "told", "tell", "yelled", "shouted", "announced", "announce", "announces")},
-    **{w: ("win",) for w in ("won", "win", "wins", "winning", "winner", "winners", "went")},
+    **{w: ("win",) for w in ("won", "win", "wins", "winning", "winner", "winners")},
     **{w: ("dead",) for w in ("die", "dies", "died", "dying", "death", "dead", "deadly")},
     **{w: ("lay",) for w in ("laid", "lay", "lays", "laying")},
     **{w: ("see",) for w in ("saw", "seen", "see", "sees", "seeing", "looked", "look", "looks", "looking", "peek", "peeked", "peeking")},
@@ -184,7 +187,7 @@ _FORMS: dict[str, tuple[str, ...]] = {
                              "havent", "hadnt", "arent", "werent", "couldnt", "shouldnt", "never")},
     "replay": ("replay",), "restart": ("replay",), "redo": ("replay",), "redeal": ("replay",),
     "concealed": ("conceal",), "hidden": ("conceal",),
-    "penalty": ("pay", "penalty"), "penalties": ("pay", "penalty"), "fine": (),
+    "penalty": ("pay", "penalty"), "penalties": ("pay", "penalty"),
     "quit": ("stop",), "quits": ("stop",), "stopped": ("stop",),
     "early": ("early",), "soon": ("early",), "premature": ("early",), "prematurely": ("early",),
     "late": ("late",), "later": ("late",),
@@ -246,13 +249,14 @@ def _stem(word: str) -> tuple[str, ...]:
     return (_cut(word),)
 
 
-def _words(text: str) -> list[tuple[str, str]]:
+def _words(text: str) -> list[tuple[str, str, bool]]:
     text = _MAHJONG.sub(" mahjong ", text[:MAX_CHARS].lower().replace("\u2019", "'"))
     text = _CLITIC.sub("", _NOT.sub(" not", text))  # "didn't" -> "did not", "she's" -> "she"
     return _phrased(_WORD.findall(text))
 
 
 _LIGHT_STOP = frozenset("a an the of from to for on in it her his she is was and by at".split())
+_SAME_GAME = frozenset(("mahj", "maj", "mj", "mahjongg"))
 
 
 def tokens(text: str) -> tuple[str, ...]:
@@ -265,11 +269,9 @@ def tokens(text: str) -> tuple[str, ...]:
     return tuple(w for w in found if w not in _LIGHT_STOP)
 
 
-_SAME_GAME = frozenset(("mahj", "maj", "mj", "mahjongg"))
-
-
-# A typed word that also points at a related term, counted for less (query side only).
-RELATED: dict[str, tuple[tuple[str, float], ...]] = {
+# A typed word that also points at a related term, counted for less (query side only): a win
+# is usually a Mah Jongg, taking is usually picking, "across" is usually the Charleston pass.
+_RELATED: dict[str, tuple[tuple[str, float], ...]] = {
     "win": (("mahjong", 0.6),),
     "say": (("name", 0.4),),
     "across": (("charleston", 0.5), ("pass", 0.5)),
@@ -280,22 +282,22 @@ RELATED: dict[str, tuple[tuple[str, float], ...]] = {
     "hand": (("player", 0.3),),
     "conceal": (("rack", 0.3),),
 }
+RELATED = {_cut(word): tuple((_cut(t), w) for t, w in related) for word, related in _RELATED.items()}
 
 
-RELATED = {_cut(word): tuple((_cut(t), w) for t, w in related) for word, related in RELATED.items()}
+def pieces(text: str) -> list[tuple[str, str, str, bool]]:
+    """(what was typed, the word it stands for, search term, added) for each term of `text`.
 
-
-def pieces(text: str) -> list[tuple[str, str, str]]:
-    """(what was typed, the word it stands for, search term) for each term of `text`, in order.
-
-    Reads MAX_CHARS characters at most. "threw in" is one piece: ("threw in", "throwin", "throwin").
+    In order; reads MAX_CHARS characters at most. "threw in" is one piece ("threw in",
+    "throwin", "throwin", False); "called it crak" keeps its words and adds "name" (added=True),
+    a term that was not said next to its neighbours, so it makes no word pair with them.
     """
-    return [(typed, w, t) for typed, w in _words(text) for t in _stem(w)]
+    return [(typed, w, t, added) for typed, w, added in _words(text) for t in _stem(w)]
 
 
 def pairs(text: str) -> list[tuple[str, str]]:
     """(word, search term) for each term of `text`, in order."""
-    return [(w, t) for _, w, t in pieces(text)]
+    return [(w, t) for _, w, t, _ in pieces(text)]
 
 
 def terms(text: str) -> list[str]:
