@@ -59,6 +59,7 @@ _PHRASE_RULES: list[tuple[str, str]] = [
     ("joker exchange|swap|trade|redemption|exchanges|swaps", "exchange joker"),
     ("put|puts|putting up", "expose"),
     ("who get|gets|should", "call"),
+    ("before|while ~ ~ ~ ~ used|ran|run up|out", "early"),
     ("are|is|were|was [not] you|she|he|they|i dead", "ask dead"),
     ("expose|exposed|showing|showed|face in|on the wall", "flip wall"),
     ("before anyone|anybody|someone|somebody|east discarded|threw|discards|throws", "before first discard"),
@@ -142,6 +143,7 @@ still also very really about at by as with up out off over can could would shoul
 may might must let lets get got one ones someone somebody anyone anybody everyone everybody
 some any all each other whole ok okay oh oops well ca wo happen happens happened happening
 south west north once gets getting make makes made making fine
+sort kind something anything thing things like maybe actually basically
 """.split())
 
 # Irregular and special word forms, before suffixes are stripped. A word may stand for several
@@ -172,7 +174,8 @@ _FORMS: dict[str, tuple[str, ...]] = {
     **{w: ("call",) for w in ("call", "called", "calls", "calling", "caller", "callers", "claim", "claimed", "claims",
                               "claiming", "claimer", "claimant")},
     **{w: ("pay",) for w in ("pay", "paid", "pays", "paying", "payment", "payments", "payout", "owe", "owes", "owed",
-                             "owing", "settle", "settled", "cost", "costs")},
+                             "owing", "settle", "settled", "cost", "costs", "cent", "cents", "dollar", "dollars",
+                             "money", "quarter", "quarters")},
     **{w: ("count",) for w in ("count", "counted", "counts", "counting", "number", "eleven", "twelve", "thirteen",
                                "fourteen", "fifteen", "sixteen", "11", "12", "13", "14", "15", "16")},
     **{w: ("count", "many") for w in ("many", "extra", "more")},
@@ -199,6 +202,8 @@ _FORMS: dict[str, tuple[str, ...]] = {
     **{w: ("player",) for w in ("person", "people", "persons", "lady", "ladies", "player", "players")},
     **{w: ("deny",) for w in ("deny", "denies", "denied", "denying", "insist", "insists", "insisted", "disputes",
                               "disputed", "dispute", "contest", "contested", "contests", "protest", "protested")},
+    **{w: ("mumble",) for w in ("mumble", "mumbled", "mumbles", "mutter", "muttered", "mutters", "whisper",
+                                "whispered", "murmured", "inaudible", "quietly")},
     **{w: ("flip",) for w in ("flip", "flips", "flipped", "flipping", "overturned")},
     **{w: ("obvious",) for w in ("obvious", "obviously", "clearly", "clear", "plainly", "evident", "evidently")},
     **{w: ("pung",) for w in ("pung", "pungs", "kong", "kongs", "quint", "quints", "sextet", "sextets", "pong", "kang")},
@@ -273,7 +278,7 @@ def tokens(text: str) -> tuple[str, ...]:
 # is usually a Mah Jongg, taking is usually picking, "across" is usually the Charleston pass.
 _RELATED: dict[str, tuple[tuple[str, float], ...]] = {
     "win": (("mahjong", 0.6),),
-    "say": (("name", 0.4),),
+    "say": (("name", 0.4), ("call", 0.3)),
     "across": (("charleston", 0.5), ("pass", 0.5)),
     "take": (("pick", 0.5),),
     "pung": (("expose", 0.5),),

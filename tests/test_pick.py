@@ -98,3 +98,25 @@ def test_q_in_a_real_terminal() -> None:
             child.terminate(force=True)
     assert child.exitstatus == 0
     assert "Traceback" not in rest
+
+
+def test_back_at_the_first_question_returns_to_the_situation_choice() -> None:
+    r = pick("wrong end\n1\nback\nfalse mahj\n1\n" + FALSE_CALL_NOTHING)
+    assert r.exit_code == 0, r.output
+    assert r.output.count("What happened?") == 2
+    assert "HF-1" in r.stdout
+
+
+def test_back_at_the_first_question_stays_when_answers_were_given() -> None:
+    r = pick("back\n\n", "false-call", "--answer", "others_acted=nothing")
+    assert r.exit_code == 0, r.output
+    assert "Nothing to go back to." in r.output
+    assert "What happened?" not in r.output
+    assert "HF-1" in r.stdout
+
+
+def test_q_at_a_question_quits_cleanly() -> None:
+    r = pick("false mahj\n1\nq\n")
+    assert r.exit_code == 0, r.output
+    assert "No ruling." in r.output
+    assert "Ruling" not in r.stdout

@@ -124,10 +124,12 @@ def _prompt(q: Any, number: int, situation_help: str, players: dict[str, str]) -
         wrapped(ask, styled(("Seats: " + ", ".join(_seat_label(s, players) for s in SEATS), "dim")), first="   ")
     hint = {"seats": "seats, comma-separated", "number": "a number"}.get(d.type, "number or value")
     while True:
-        raw = _ask_line(f"answer ({hint}; ? for help, back to revise)").strip()
+        raw = _ask_line(f"answer ({hint}; ? for help, back to revise, q to quit)").strip()
         if raw == "?":
             wrapped(ask, _help_for(q, situation_help), first="  ")
             continue
+        if raw.lower() in QUIT:
+            _quit()
         if raw.lower() == "back":
             return BACK
         if raw == "":
@@ -151,7 +153,9 @@ def _help_for(q: Any, situation_help: str) -> str:
     return situation_help or "No more help for this question."
 
 
-def _resolve(rs: Any, sid: str, facts: dict[str, Any], players: dict[str, str], no_input: bool) -> Any:
+def _resolve(rs: Any, sid: str, facts: dict[str, Any], players: dict[str, str], no_input: bool,
+             may_leave: bool = False) -> Any:
+    """The outcome; or BACK when `may_leave` and the judge goes back from the first question."""
     from ..engine import Outcome, advance
     from ..scenarios import run
 
@@ -171,6 +175,8 @@ def _resolve(rs: Any, sid: str, facts: dict[str, Any], players: dict[str, str], 
             return step
         answer = _prompt(step, len(asked) + 1, rs.situations[step.situation].help, players)
         if answer is BACK:
+            if not asked and may_leave:
+                return BACK  # to the situation choice
             if not asked:
                 ask.print("[dim]Nothing to go back to.[/]")
                 continue
@@ -252,15 +258,22 @@ def rule(
         situation = situation or sc.situation
         ruleset = ruleset or sc.ruleset
     rs = load_strict(ruleset or "nmjl")
-    sid = _pick_situation(rs, situation, no_input)
-    if sc is not None:
-        sc.situation = sid
-        file_facts, players = facts_of(rs, sc)
-    facts = dict(file_facts)
-    for name, value in {**_pairs(answer, "--answer"), **_pairs(seat, "--seat")}.items():
-        facts[name] = normalize(name, fact_for(rs, sid, name), value)
-    players.update(players_map(_pairs(player, "--player"), "--player"))
-    outcome = _resolve(rs, sid, facts, players, no_input)
+    # 'back' at the first question returns to the situation choice, unless answers were given
+    # for this situation up front (they would not fit another)
+    may_leave = not no_input and sc is None and not answer and not seat and situation not in rs.situations
+    while True:
+        sid = _pick_situation(rs, situation, no_input)
+        if sc is not None:
+            sc.situation = sid
+            file_facts, players = facts_of(rs, sc)
+        facts = dict(file_facts)
+        for name, value in {**_pairs(answer, "--answer"), **_pairs(seat, "--seat")}.items():
+            facts[name] = normalize(name, fact_for(rs, sid, name), value)
+        players.update(players_map(_pairs(player, "--player"), "--player"))
+        outcome = _resolve(rs, sid, facts, players, no_input, may_leave)
+        if outcome is not BACK:
+            break
+        situation = None
     out.record = log_to is not None  # keep what is printed, for the log
     if as_json:
         from ..render import outcome_json
