@@ -15,6 +15,7 @@ postings, and only the first `searchwords.MAX_CHARS` characters and `MAX_TERMS` 
 """
 from __future__ import annotations
 
+import heapq
 import math
 from bisect import bisect_left
 from collections import Counter, OrderedDict
@@ -109,6 +110,7 @@ class Index:
     sorted_spellings: list[str] = field(default_factory=list)
     near: dict[str, set[str]] = field(default_factory=dict)  # a spelling, and each with a letter left out
     idf: dict[str, float] = field(default_factory=dict)
+    order: list[int] = field(default_factory=list)  # each situation's place by id, to break ties
 
     @classmethod
     def build(cls, situations: Sequence[Situation]) -> "Index":
@@ -148,6 +150,10 @@ class Index:
             for term, value in tf.items():
                 weighted.setdefault(term, []).append((i, value))
         n = len(docs)
+        by_id = sorted(range(n), key=lambda i: idx.situations[i].id)
+        idx.order = [0] * n
+        for place, i in enumerate(by_id):
+            idx.order[i] = place
         for term, post in weighted.items():
             idf = math.log(1.0 + (n - len(post) + 0.5) / (len(post) + 0.5))
             idx.postings[term] = [(i, idf * v * (K1 + 1.0) / (v + K1)) for i, v in post]
@@ -228,15 +234,17 @@ class Index:
         if not scores:
             return []
         asked = {t: w for t, w in query.items() if w and " " not in t}
-        for i in sorted(scores, key=scores.__getitem__, reverse=True)[:ALIAS_TOP]:
+        for i in heapq.nlargest(ALIAS_TOP, scores, key=scores.__getitem__):
             scores[i] *= 1.0 + ALIAS_BONUS * self._alias_bonus(i, asked) ** 0.5
         exact = self.exact.get(tokens(text))
         if exact is not None:
             scores[exact] = scores.get(exact, 0.0) + EXACT_BONUS
-        floor = 0.2 * max(scores.values())  # far below the best match is noise, not a choice
-        ranked = sorted((i for i, s in scores.items() if s >= floor), key=lambda i: (-scores[i], self.situations[i].id))
+        # best first, ties by id; only `limit` are ranked, so a common word costs no full sort
+        best = heapq.nlargest(limit, [(s, -self.order[i], i) for i, s in scores.items()])
+        floor = 0.2 * best[0][0] if best else 0.0  # far below the best match is noise, not a choice
+        ranked = [i for s, _, i in best if s >= floor]
         hits = []
-        for i in ranked[:limit]:
+        for i in ranked:
             matched = max(self.shown[i], key=lambda s: (len(s[1] & asked.keys()), -len(s[1])))[0]
             words = tuple(dict.fromkeys(w for typed, found in produced if found & self.terms[i] for w in typed.split()))
             hits.append(Hit(self.situations[i], round(scores[i], 3), matched, words))

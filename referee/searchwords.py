@@ -143,7 +143,7 @@ then than that this these those there here what which who whom how when where wh
 still also very really about at by as with up out off over can could would should will shall
 may might must let lets get got one ones someone somebody anyone anybody everyone everybody
 some any all each other whole ok okay oh oops well ca wo happen happens happened happening
-south west north once gets getting make makes made making fine
+south west north once gets getting make makes making fine
 sort kind something anything thing things like maybe actually basically
 """.split())
 
