@@ -4,9 +4,10 @@ Ranking is BM25F: each situation is a document with fields (title, id, aliases, 
 reference help, its own questions, its phase), weighted by how much a match there says. A term
 found in few situations counts for more than one found everywhere ("wall" less than "served"),
 and a long field does not win just by holding more words. Word pairs from the title, aliases and
-summary are terms too, so "wrong wall" beats "wrong end ... of the wall". Words go through
-`searchwords` (slang, word forms), and a word the index does not know is matched to known terms
-one or two typos away.
+summary are terms too, so "wrong wall" beats "wrong end ... of the wall"; and a situation one
+of whose aliases the story mostly says gets a bonus. Words go through `searchwords` (slang, word
+forms), and a word the index does not know is matched to the words the situations use one or
+two typos away. A title, alias or id typed exactly always ranks first.
 
 The index is built once per list of situations (cached on the situation objects) and a query
 costs what its distinct terms cost: each term is one dictionary look-up and a walk of its
@@ -14,6 +15,7 @@ postings, and only the first `searchwords.MAX_CHARS` characters and `MAX_TERMS` 
 """
 from __future__ import annotations
 
+import heapq
 import math
 from bisect import bisect_left
 from collections import Counter, OrderedDict
@@ -21,10 +23,12 @@ from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 from .model import Situation
-from .searchwords import RELATED, pairs, terms, tokens
+from .searchwords import RELATED, pieces, tokens
 
 MAX_TERMS = 64  # distinct query terms considered; more words than this never come from a judge
-K1 = 1.2
+K1 = 1.2  # how fast more mentions of a term stop adding (BM25's usual value)
+ALIAS_BONUS = 0.5  # a situation whose one alias the story mostly says scores up to this much more
+ALIAS_TOP = 30  # ... looked at for the best-scoring situations only, so the cost stays bounded
 EXACT_BONUS = 1000.0  # the judge typed a title, alias or id: that situation comes first
 
 # field -> (weight, length normalisation b)
@@ -102,23 +106,29 @@ class Index:
     exact: dict[tuple[str, ...], int | None] = field(default_factory=dict)  # None: more than one
     shown: list[list[tuple[str, frozenset[str]]]] = field(default_factory=list)
     terms: list[frozenset[str]] = field(default_factory=list)  # each situation's own terms
-    vocab: list[str] = field(default_factory=list)
-    near: dict[str, set[str]] = field(default_factory=dict)
+    spellings: dict[str, tuple[str, ...]] = field(default_factory=dict)  # a word the situations use -> its terms
+    sorted_spellings: list[str] = field(default_factory=list)
+    near: dict[str, set[str]] = field(default_factory=dict)  # a spelling, and each with a letter left out
+    idf: dict[str, float] = field(default_factory=dict)
+    order: list[int] = field(default_factory=list)  # each situation's place by id, to break ties
 
     @classmethod
     def build(cls, situations: Sequence[Situation]) -> "Index":
         idx = cls(tuple(situations))
         docs: list[dict[str, tuple[Counter[str], int]]] = []
+        seen: set[tuple[str, str]] = set()  # (word, term) as the situations use them
         for i, sit in enumerate(idx.situations):
             doc: dict[str, tuple[Counter[str], int]] = {}
             shown: list[tuple[str, frozenset[str]]] = []
             for name, texts in _fields(sit).items():
                 counts: Counter[str] = Counter()
                 for text in texts:
-                    seq = terms(text)
+                    typed = pieces(text)
+                    seq = [t for _, _, t, _ in typed]
+                    seen.update((w, t) for _, w, t, _ in typed)
                     counts.update(seq)
                     if name in _PAIRED:
-                        counts.update(_pairs_of(seq))
+                        counts.update(_pairs_of([t for _, _, t, added in typed if not added]))
                         shown.append((text, frozenset(seq)))
                     if name in _EXACT:
                         key = tokens(text)
@@ -140,61 +150,82 @@ class Index:
             for term, value in tf.items():
                 weighted.setdefault(term, []).append((i, value))
         n = len(docs)
+        by_id = sorted(range(n), key=lambda i: idx.situations[i].id)
+        idx.order = [0] * n
+        for place, i in enumerate(by_id):
+            idx.order[i] = place
         for term, post in weighted.items():
             idf = math.log(1.0 + (n - len(post) + 0.5) / (len(post) + 0.5))
             idx.postings[term] = [(i, idf * v * (K1 + 1.0) / (v + K1)) for i, v in post]
-        idx.vocab = sorted(t for t in idx.postings if " " not in t)
-        for term in idx.vocab:
-            if len(term) >= 3:
-                for key in {term} | _deletes(term):
-                    idx.near.setdefault(key, set()).add(term)
+            idx.idf[term] = idf
+        for word, term in sorted(seen):
+            idx.spellings[word] = (*idx.spellings.get(word, ()), term)
+        idx.sorted_spellings = sorted(idx.spellings)
+        for word in idx.sorted_spellings:
+            if len(word) >= 3 and word.isalpha():  # numbers are not misspelt
+                for key in {word} | _deletes(word):
+                    idx.near.setdefault(key, set()).add(word)
         return idx
 
-    def _spelled(self, term: str) -> list[tuple[str, float]]:
-        """Known terms a typo away from an unknown one, with how much each counts."""
-        if len(term) < 3 or len(term) > 30:
+    def _spelled(self, word: str) -> list[tuple[str, float]]:
+        """Terms of the known words a typo away from an unknown word, with how much each counts."""
+        if len(word) < 3 or len(word) > 30:
             return []
-        cands = set(self.near.get(term, ())).union(*(self.near.get(d, ()) for d in _deletes(term)))
-        limit = 1 if len(term) <= 5 else 2
-        found = []
+        cands = set(self.near.get(word, ())).union(*(self.near.get(d, ()) for d in _deletes(word)))
+        limit = 1 if len(word) <= 5 else 2
+        found: list[tuple[str, float]] = []
         for c in cands:
-            d = _distance(term, c, limit)
-            if d <= limit and (len(term) > 3 or sorted(term) == sorted(c) or d == 1 and len(c) > 3):
+            d = _distance(word, c, limit)
+            if d <= limit and (len(word) > 3 or sorted(word) == sorted(c)):
                 found.append((c, 0.8 if d == 1 else 0.6))
-        if not found and len(term) >= 4:  # a word typed only in part: "disc" for discard
-            at = bisect_left(self.vocab, term)
-            for c in self.vocab[at:at + 3]:
-                if c.startswith(term):
-                    found.append((c, 0.6))
+        if not found and len(word) >= 4:  # a word typed only in part: "disc" for discard
+            at = bisect_left(self.sorted_spellings, word)
+            found = [(c, 0.6) for c in self.sorted_spellings[at:at + 3] if c.startswith(word)]
         found.sort(key=lambda x: (-x[1], x[0]))
-        return found[:3]
+        return [(t, weight) for c, weight in found[:3] for t in self.spellings[c]]
 
-    def search(self, text: str, limit: int = 10) -> list[Hit]:
-        typed = pairs(text)
+    def _query(self, text: str) -> tuple[dict[str, float], list[tuple[str, set[str]]]]:
+        """The query's terms with their weights, and what each typed piece put into it."""
         query: dict[str, float] = {}
-        said: dict[str, str] = {}  # term -> the word typed for it, to show what matched
-        seq: list[str] = []
-        for word, term in typed:
+        produced: list[tuple[str, set[str]]] = []
+        said: list[str] = []  # the terms in the order typed, for word pairs
+        for typed, word, term, added in pieces(text):
+            found: set[str] = set()
             if term in self.postings:
-                seq.append(term)
                 query[term] = 1.0
-                said.setdefault(term, word)
+                found.add(term)
                 for other, weight in RELATED.get(term, ()):
                     if other in self.postings and query.get(other, 0.0) < weight:
                         query[other] = weight
-                        said.setdefault(other, word)
+                        found.add(other)
             elif term not in query:
                 query[term] = 0.0  # remembered, so a repeated unknown word is looked at once
-                for known, weight in self._spelled(term):
+                for known, weight in self._spelled(word):
                     if query.get(known, 0.0) < weight:
                         query[known] = weight
-                        said.setdefault(known, word)
-                seq.append(term)
+                        found.add(known)
+            if not added:
+                said.append(term)
+            produced.append((typed, found))
             if len(query) >= MAX_TERMS:
                 break
-        for pair in _pairs_of(seq):
+        for pair in _pairs_of(said):
             if pair in self.postings:
                 query.setdefault(pair, PAIR_WEIGHT)
+        return query, produced
+
+    def _alias_bonus(self, i: int, asked: dict[str, float]) -> float:
+        """How much of the situation's best-covered title, alias or summary the query says (0 to 1),
+        each word counted by its rarity: a story that says most of one alias is about that case."""
+        best = 0.0
+        for _, own in self.shown[i]:
+            total = sum(self.idf.get(t, 0.0) for t in own)
+            if total:
+                best = max(best, sum(self.idf.get(t, 0.0) * asked.get(t, 0.0) for t in own) / total)
+        return best
+
+    def search(self, text: str, limit: int = 10) -> list[Hit]:
+        query, produced = self._query(text)
         scores: dict[int, float] = {}
         for term, weight in query.items():
             if weight:
@@ -202,16 +233,20 @@ class Index:
                     scores[i] = scores.get(i, 0.0) + weight * value
         if not scores:
             return []
+        asked = {t: w for t, w in query.items() if w and " " not in t}
+        for i in heapq.nlargest(ALIAS_TOP, scores, key=scores.__getitem__):
+            scores[i] *= 1.0 + ALIAS_BONUS * self._alias_bonus(i, asked) ** 0.5
         exact = self.exact.get(tokens(text))
         if exact is not None:
             scores[exact] = scores.get(exact, 0.0) + EXACT_BONUS
-        best = max(scores.values())
-        ranked = sorted((i for i, s in scores.items() if s >= 0.2 * best), key=lambda i: (-scores[i], self.situations[i].id))
-        asked = {t for t, w in query.items() if w and " " not in t}
+        # best first, ties by id; only `limit` are ranked, so a common word costs no full sort
+        best = heapq.nlargest(limit, [(s, -self.order[i], i) for i, s in scores.items()])
+        floor = 0.2 * best[0][0] if best else 0.0  # far below the best match is noise, not a choice
+        ranked = [i for s, _, i in best if s >= floor]
         hits = []
-        for i in ranked[:limit]:
-            matched = max(self.shown[i], key=lambda s: (len(s[1] & asked), -len(s[1])))[0]
-            words = tuple(dict.fromkeys(said[t] for t in asked if t in said and t in self.terms[i]))
+        for i in ranked:
+            matched = max(self.shown[i], key=lambda s: (len(s[1] & asked.keys()), -len(s[1])))[0]
+            words = tuple(dict.fromkeys(w for typed, found in produced if found & self.terms[i] for w in typed.split()))
             hits.append(Hit(self.situations[i], round(scores[i], 3), matched, words))
         return hits
 

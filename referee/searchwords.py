@@ -1,8 +1,8 @@
-"""The words of a table dispute, reduced to search terms: slang, word forms and typos.
+"""The words of a table dispute, reduced to search terms: the game's slang and word forms.
 
 `terms(text)` turns what a judge types ("she threw in after the false mahj") into the terms the
 search index holds (`throwin`, `error`, `mahjong`). Both the situations and the query go through
-it, so the two sides always agree. The tables here hold the game's own vocabulary, not the words
+it, so the two sides always agree (typos are the index's business: see `search`). The tables here hold the game's own vocabulary, not the words
 of any one situation: a synonym belongs here only if a player would use it for the same thing
 at any table.
 """
@@ -17,8 +17,9 @@ _WORD = re.compile(r"[a-z0-9]+")
 
 # Phrases the table says as one thing, matched word by word after the text is split (so the
 # cost stays linear): "threw in" is not "threw", "no jokers" is jokerless. In a rule, "a|b" is
-# either word, "[a|b]" may be left out, "~" is any one word (may be left out); `...` in the
-# output keeps the words matched.
+# either word, "[a|b]" may be left out, "~" is any one word (may be left out); in the output
+# "..." keeps the words matched and "$1" the first of them.
+_TILE = "white|soap|green|red|dragon|dragons|flower|flowers|bam|bams|crak|craks|dot|dots|joker|north|south|east|west"
 _PHRASE_RULES: list[tuple[str, str]] = [
     ("threw|throw|throws|thrown|throwing|tossed|toss [her|my|their|his|our|the|all] [hand|tiles] in", "throwin"),
     ("laid|lay|lays|laying|put|puts|putting|dumped|dump [out|down] her|my|their|his|our|all tiles|hand|rack", "throwin"),
@@ -56,6 +57,26 @@ _PHRASE_RULES: list[tuple[str, str]] = [
     ("no more tiles", "runout"),
     ("out of tiles", "runout"),
     ("joker exchange|swap|trade|redemption|exchanges|swaps", "exchange joker"),
+    ("put|puts|putting up", "expose"),
+    ("who get|gets|should", "call"),
+    ("cent|cents|dollar|dollars|point|points hand|hands", "pay value hand"),
+    ("before|while ~ ~ ~ ~ used|ran|run up|out", "early"),
+    ("are|is|were|was [not] you|she|he|they|i dead", "ask dead"),
+    ("expose|exposed|showing|showed|face in|on the wall", "flip wall"),
+    ("before anyone|anybody|someone|somebody|east discarded|threw|discards|throws", "before first discard"),
+    ("extra|fifth|5th|spare player|person|lady|one", "fifth player"),
+    ("sitting|sits|sat|sit out", "sit bettor"),
+    ("two|three|four|both hands", "$1 player"),
+    ("go|goes|went|going|gone out", "mahjong"),
+    ("player|one|person|lady before|after her|him|me|you|them", "previous player"),
+    ("take|took|takes|taking|grab|grabbed|grabs [up] [the|a|that|her|his|my|this] discard|discards", "... call"),
+    ("take|took|taken|taking|takes|grab|grabbed|grabs|grabbing [the|a|her|my|that|their] joker|jokers", "... exchange"),
+    (f"called|calls|call|calling|named it|that [~] {_TILE}", "name ..."),
+    (f"said|says|saying|yelled [it|that] [was|is] [a] [~] {_TILE}", "name ..."),
+    (f"discarded|discard|discards|threw|thrown|throws|tossed as [a|an] [~] {_TILE}", "name ..."),
+    ("turn|turns|turned|turning [face] over|up", "flip"),
+    ("face up", "flip"),
+    ("put|puts|putting|laid|lay|lays out|down [a|an|her|two|three|four|five] pung|pungs|kong|kongs|quint|jokers|joker", "expose ..."),
 ]
 
 Slot = tuple[frozenset[str] | None, bool]  # (words, or None for any word; may be left out)
@@ -89,18 +110,24 @@ def _match(words: list[str], i: int, slots: list[Slot]) -> int:
     return _match(words, i, rest) if optional else -1
 
 
-def _phrased(words: list[str]) -> list[str]:
-    out: list[str] = []
+def _phrased(words: list[str]) -> list[tuple[str, str, bool]]:
+    """(what was typed, the word it stands for, whether it is said in addition to the typed words)."""
+    out: list[tuple[str, str, bool]] = []
     i = 0
     while i < len(words):
         for slots, made in _RULES.get(words[i], ()):
             end = _match(words, i + 1, slots)
             if end >= 0:
-                out.extend(w for m in made for w in (words[i:end] if m == "..." else [m]))
+                typed = " ".join(words[i:end])
+                for m in made:
+                    if m == "...":
+                        out.extend((w, w, False) for w in words[i:end])
+                    else:
+                        out.append((typed, words[i] if m == "$1" else m, "..." in made))
                 i = end
                 break
         else:
-            out.append(words[i])
+            out.append((words[i], words[i], False))
             i += 1
     return out
 
@@ -115,7 +142,9 @@ our you your is was were be been being am are has have had do does did done and 
 then than that this these those there here what which who whom how when where why just now
 still also very really about at by as with up out off over can could would should will shall
 may might must let lets get got one ones someone somebody anyone anybody everyone everybody
-some any all each other another whole ok okay oh oops well ca wo
+some any all each other whole ok okay oh oops well ca wo happen happens happened happening
+south west north once gets getting make makes making fine
+sort kind something anything thing things like maybe actually basically
 """.split())
 
 # Irregular and special word forms, before suffixes are stripped. A word may stand for several
@@ -126,7 +155,7 @@ _FORMS: dict[str, tuple[str, ...]] = {
     **{w: ("pick",) for w in ("drew", "draw", "draws", "drawn", "drawing", "pulled", "pull", "pulls")},
     **{w: ("take",) for w in ("took", "taken", "grabbed", "grab", "grabs", "grabbing")},
     **{w: ("say",) for w in ("said", "says", "saying", "told", "tell", "yelled", "shouted", "announced", "announce", "announces")},
-    **{w: ("win",) for w in ("won", "win", "wins", "winning", "winner", "winners", "went")},
+    **{w: ("win",) for w in ("won", "win", "wins", "winning", "winner", "winners")},
     **{w: ("dead",) for w in ("die", "dies", "died", "dying", "death", "dead", "deadly")},
     **{w: ("lay",) for w in ("laid", "lay", "lays", "laying")},
     **{w: ("see",) for w in ("saw", "seen", "see", "sees", "seeing", "looked", "look", "looks", "looking", "peek", "peeked", "peeking")},
@@ -146,7 +175,8 @@ _FORMS: dict[str, tuple[str, ...]] = {
     **{w: ("call",) for w in ("call", "called", "calls", "calling", "caller", "callers", "claim", "claimed", "claims",
                               "claiming", "claimer", "claimant")},
     **{w: ("pay",) for w in ("pay", "paid", "pays", "paying", "payment", "payments", "payout", "owe", "owes", "owed",
-                             "owing", "settle", "settled", "cost", "costs")},
+                             "owing", "settle", "settled", "cost", "costs", "cent", "cents", "dollar", "dollars",
+                             "money", "quarter", "quarters")},
     **{w: ("count",) for w in ("count", "counted", "counts", "counting", "number", "eleven", "twelve", "thirteen",
                                "fourteen", "fifteen", "sixteen", "11", "12", "13", "14", "15", "16")},
     **{w: ("count", "many") for w in ("many", "extra", "more")},
@@ -157,17 +187,26 @@ _FORMS: dict[str, tuple[str, ...]] = {
     **{w: ("tile",) for w in ("white", "soap", "green", "red", "dragon", "dragons", "flower", "flowers", "bam",
                               "bams", "bamboo", "bamboos", "crak", "craks", "crack", "cracks", "character",
                               "characters", "dot", "dots", "circle", "circles", "tile", "tiles")},
-    **{w: (w,) for w in ("news", "yes", "pass", "across", "left", "always", "bus")},
     **{w: ("not",) for w in ("not", "didnt", "dont", "doesnt", "cant", "cannot", "isnt", "wasnt", "hasnt",
                              "havent", "hadnt", "arent", "werent", "couldnt", "shouldnt", "never")},
     "replay": ("replay",), "restart": ("replay",), "redo": ("replay",), "redeal": ("replay",),
     "concealed": ("conceal",), "hidden": ("conceal",),
-    "penalty": ("pay", "penalty"), "penalties": ("pay", "penalty"), "fine": (),
+    "penalty": ("pay", "penalty"), "penalties": ("pay", "penalty"),
     "quit": ("stop",), "quits": ("stop",), "stopped": ("stop",),
     "early": ("early",), "soon": ("early",), "premature": ("early",), "prematurely": ("early",),
     "late": ("late",), "later": ("late",),
     "mixed": ("mix",), "mixing": ("mix",), "mix": ("mix",), "jumbled": ("mix",),
-    "dealer": ("east",),
+    "dealer": ("east",), "worth": ("value",), "stuck": ("put",), "placed": ("put",), "place": ("put",),
+    **{w: ("mind",) for w in ("mind", "decided", "decide", "decides", "deciding", "rethink", "rethought", "reconsidered")},
+    **{w: ("not", "match") for w in ("mismatch", "mismatched", "mismatches", "unmatched")},
+    **{w: ("pass",) for w in ("send", "sent", "sends", "sending")},
+    **{w: ("player",) for w in ("person", "people", "persons", "lady", "ladies", "player", "players")},
+    **{w: ("deny",) for w in ("deny", "denies", "denied", "denying", "insist", "insists", "insisted", "disputes",
+                              "disputed", "dispute", "contest", "contested", "contests", "protest", "protested")},
+    **{w: ("mumble",) for w in ("mumble", "mumbled", "mumbles", "mutter", "muttered", "mutters", "whisper",
+                                "whispered", "murmured", "inaudible", "quietly")},
+    **{w: ("flip",) for w in ("flip", "flips", "flipped", "flipping", "overturned")},
+    **{w: ("obvious",) for w in ("obvious", "obviously", "clearly", "clear", "plainly", "evident", "evidently")},
     **{w: ("pung",) for w in ("pung", "pungs", "kong", "kongs", "quint", "quints", "sextet", "sextets", "pong", "kang")},
     **{w: ("natural",) for w in ("natural", "naturals", "real")},
     **{w: ("refuse",) for w in ("refuse", "refused", "refuses", "refusing", "wouldnt", "wont")},
@@ -175,18 +214,13 @@ _FORMS: dict[str, tuple[str, ...]] = {
     **{w: ("wrong", "instead") for w in ("instead",)},
 }
 
-_SUFFIXES = ("ing", "ed", "es", "s")
+_KEEP = frozenset(("news", "always", "yes", "bus", "across", "pass"))  # words the cut would spoil
 
 
-@lru_cache(maxsize=16384)
-def _stem(word: str) -> tuple[str, ...]:
-    if word in STOP:
-        return ()
-    forms = _FORMS.get(word)
-    if forms is not None:
-        return forms
-    if word.isdigit() and len(word) == 1:
-        return ()  # a lone digit is a tile's number ("3 bam"), never what decides the situation
+def _cut(word: str) -> str:
+    """The word without its inflection: named -> nam, tiles -> til, stopped -> stop, calls -> call."""
+    if word in _KEEP:
+        return word
     w = word
     if len(w) > 4 and w.endswith("ies"):
         w = w[:-3] + "y"
@@ -202,16 +236,33 @@ def _stem(word: str) -> tuple[str, ...]:
         w = w[:-1]  # stopped -> stop, but called -> call
     if len(w) > 3 and w.endswith("e"):
         w = w[:-1]  # name and named, tile and tiles, meet here
-    return (w,)
+    return w
 
 
-def _words(text: str) -> list[str]:
+# the game terms are cut like any typed word, so "take" typed and "took" meet at one term
+_FORMS = {word: tuple(_cut(t) for t in made) for word, made in _FORMS.items()}
+
+
+@lru_cache(maxsize=16384)
+def _stem(word: str) -> tuple[str, ...]:
+    if word in STOP:
+        return ()
+    forms = _FORMS.get(word)
+    if forms is not None:
+        return forms
+    if word.isdigit() and len(word) == 1:
+        return ()  # a lone digit is a tile's number ("3 bam"), never what decides the situation
+    return (_cut(word),)
+
+
+def _words(text: str) -> list[tuple[str, str, bool]]:
     text = _MAHJONG.sub(" mahjong ", text[:MAX_CHARS].lower().replace("\u2019", "'"))
     text = _CLITIC.sub("", _NOT.sub(" not", text))  # "didn't" -> "did not", "she's" -> "she"
     return _phrased(_WORD.findall(text))
 
 
 _LIGHT_STOP = frozenset("a an the of from to for on in it her his she is was and by at".split())
+_SAME_GAME = frozenset(("mahj", "maj", "mj", "mahjongg"))
 
 
 def tokens(text: str) -> tuple[str, ...]:
@@ -224,22 +275,35 @@ def tokens(text: str) -> tuple[str, ...]:
     return tuple(w for w in found if w not in _LIGHT_STOP)
 
 
-_SAME_GAME = frozenset(("mahj", "maj", "mj", "mahjongg"))
-
-
-# A typed word that also points at a related term, counted for less (query side only).
-RELATED: dict[str, tuple[tuple[str, float], ...]] = {
+# A typed word that also points at a related term, counted for less (query side only): a win
+# is usually a Mah Jongg, taking is usually picking, "across" is usually the Charleston pass.
+_RELATED: dict[str, tuple[tuple[str, float], ...]] = {
     "win": (("mahjong", 0.6),),
-    "say": (("name", 0.6), ("call", 0.4)),
+    "say": (("name", 0.4), ("call", 0.3)),
+    "across": (("charleston", 0.5), ("pass", 0.5)),
     "take": (("pick", 0.5),),
     "pung": (("expose", 0.5),),
     "give": (("pass", 0.4),),
+    "want": (("call", 0.4),),
+    "hand": (("player", 0.3),),
+    "conceal": (("rack", 0.3),),
 }
+RELATED = {_cut(word): tuple((_cut(t), w) for t, w in related) for word, related in _RELATED.items()}
+
+
+def pieces(text: str) -> list[tuple[str, str, str, bool]]:
+    """(what was typed, the word it stands for, search term, added) for each term of `text`.
+
+    In order; reads MAX_CHARS characters at most. "threw in" is one piece ("threw in",
+    "throwin", "throwin", False); "called it crak" keeps its words and adds "name" (added=True),
+    a term that was not said next to its neighbours, so it makes no word pair with them.
+    """
+    return [(typed, w, t, added) for typed, w, added in _words(text) for t in _stem(w)]
 
 
 def pairs(text: str) -> list[tuple[str, str]]:
-    """(word as typed, search term) for each term of `text`, in order; reads MAX_CHARS at most."""
-    return [(w, t) for w in _words(text) for t in _stem(w)]
+    """(word, search term) for each term of `text`, in order."""
+    return [(w, t) for _, w, t, _ in pieces(text)]
 
 
 def terms(text: str) -> list[str]:

@@ -11,7 +11,7 @@ from . import EXIT_FINDING, RULESET_OPT, app, err, examples, guarded, out, print
 from .show import styled, width, wrapped
 
 
-@app.command(epilog=examples("referee search wrong wall", "referee search drew from the back", "referee search -r amja false mahj"))
+@app.command(epilog=examples("referee search wrong wall", "referee search drew from the back", "referee search -r amja false mahj", "referee search she said white but it was a flower --json"))
 @guarded
 def search(
     words: list[str] = typer.Argument(..., metavar="WORDS", help="What happened, in a few words."),
@@ -19,14 +19,20 @@ def search(
     limit: int = typer.Option(8, "--limit", "-n", help="How many matches to show."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
-    """Situations ranked by how well their title, aliases and summary match WORDS."""
+    """Situations ranked by how well they match WORDS: a story in a judge's own words works.
+
+    Table slang counts ('mahj', 'threw in', 'pushed out'), word forms and small typos are
+    forgiven. --json adds, for each match, the title or alias that matched best ("matched")
+    and the typed words found in the situation ("words").
+    """
     from ..loader import load_strict
     from ..search import search as find
 
     rs = load_strict(ruleset)
     hits = find(list(rs.situations.values()), " ".join(words), limit=limit)
     if as_json:
-        print_json([{"id": h.situation.id, "title": h.situation.title, "score": h.score, "matched": h.matched} for h in hits])
+        print_json([{"id": h.situation.id, "title": h.situation.title, "score": h.score,
+                     "matched": h.matched, "words": list(h.words)} for h in hits])
         return
     if not hits:
         err.print(f"referee: no situation matches '{safe(' '.join(words))}'; try 'referee list'")

@@ -12,6 +12,9 @@ from . import _pairs, app, ask, err, examples, guarded, out, print_json, safe
 from .show import styled, wrap, wrapped
 
 
+QUIT = ("q", "quit", "exit")
+
+
 def _pick_situation(rs: Any, words: str | None, no_input: bool) -> str:
     from ..search import exact, search
 
@@ -30,33 +33,56 @@ def _pick_situation(rs: Any, words: str | None, no_input: bool) -> str:
             raise UsageError(f"'{words}' is not a situation id; matches: {names} (pass the id)")
     elif no_input:
         raise UsageError("name the situation (referee rule SITUATION) when using --no-input; see 'referee list'")
+    # At the prompt: 'list' shows every situation, 'back' asks what happened again, 'q' quits.
     while True:
         if not words:
-            words = _ask_line("What happened? (a few words, e.g. 'wrong wall', 'false mahj')")
-            if not words.strip():
+            words = _ask_line("What happened? (a few words, e.g. 'wrong wall', 'false mahj'; list; q to quit)").strip()
+            if not words or words.lower() == "back":
                 words = None
                 continue
+        if words.lower() in QUIT:
+            _quit()
         if words in rs.situations:
             return words
-        hits = search(sits, words, limit=5)
-        if not hits:
-            ask.print(f"[yellow]Nothing matches '{safe(words)}'.[/] Try other words, or 'list' to see all.")
-            words = None
-            continue
-        ask.print()
-        for i, h in enumerate(hits, 1):
-            wrapped(ask, styled(h.situation.title, ("  (" + h.situation.id + ")", "dim")), first=f"  {i}  ")
-        choice = _ask_line("Which one? (number, Enter for 1, or new words)").strip()
-        if choice == "":
-            return hits[0].situation.id
-        if choice.isdigit() and 1 <= int(choice) <= len(hits):
-            return hits[int(choice) - 1].situation.id
-        if choice == "list":
-            for s in sits:
-                wrapped(ask, styled(s.id, ("  " + s.title, "dim")), first="  ", rest="    ")
-            words = None
-            continue
-        words = choice
+        if words.lower() == "list":
+            shown = _list_all(sits)
+        else:
+            hits = search(sits, words, limit=5)
+            if not hits:
+                ask.print(f"[yellow]Nothing matches '{safe(words)}'.[/] Try other words, or 'list' to see all.")
+                words = None
+                continue
+            shown = [h.situation for h in hits]
+            ask.print()
+            for i, sit in enumerate(shown, 1):
+                wrapped(ask, styled(sit.title, ("  (" + sit.id + ")", "dim")), first=f"  {i}  ")
+        listed = words.lower() == "list"
+        enter = "" if listed else "Enter for 1, "
+        choice = _ask_line(f"Which one? (number, {enter}or new words; back, list, q)").strip()
+        if choice == "" and not listed:
+            return shown[0].id
+        if choice.isdigit() and 1 <= int(choice) <= len(shown):
+            return shown[int(choice) - 1].id
+        words = None if choice.lower() in ("", "back") else choice
+
+
+def _list_all(sits: list[Any]) -> list[Any]:
+    """Every situation, numbered, by phase of the game; returns them in the numbered order."""
+    from ..model import PHASES
+
+    ordered = sorted(sits, key=lambda s: (PHASES.index(s.phase), s.title.lower()))
+    phase = None
+    for i, sit in enumerate(ordered, 1):
+        if sit.phase != phase:
+            phase = sit.phase
+            ask.print(f"[bold]{safe(phase)}[/]")
+        wrapped(ask, styled(sit.title, ("  (" + sit.id + ")", "dim")), first=f"  {i:>2}  ")
+    return ordered
+
+
+def _quit() -> None:
+    ask.print("[dim]No ruling.[/]")
+    raise typer.Exit(0)  # the judge chose to stop: not an error
 
 
 def _ask_line(prompt: str) -> str:
@@ -100,10 +126,12 @@ def _prompt(q: Any, number: int, situation_help: str, players: dict[str, str]) -
         wrapped(ask, styled(("Seats: " + ", ".join(_seat_label(s, players) for s in SEATS), "dim")), first="   ")
     hint = {"seats": "seats, comma-separated", "number": "a number"}.get(d.type, "number or value")
     while True:
-        raw = _ask_line(f"answer ({hint}; ? for help, back to revise)").strip()
+        raw = _ask_line(f"answer ({hint}; ? for help, back to revise, q to quit)").strip()
         if raw == "?":
             wrapped(ask, _help_for(q, situation_help), first="  ")
             continue
+        if raw.lower() in QUIT:
+            _quit()
         if raw.lower() == "back":
             return BACK
         if raw == "":
@@ -127,7 +155,9 @@ def _help_for(q: Any, situation_help: str) -> str:
     return situation_help or "No more help for this question."
 
 
-def _resolve(rs: Any, sid: str, facts: dict[str, Any], players: dict[str, str], no_input: bool) -> Any:
+def _resolve(rs: Any, sid: str, facts: dict[str, Any], players: dict[str, str], no_input: bool,
+             may_leave: bool = False) -> Any:
+    """The outcome; or BACK when `may_leave` and the judge goes back from the first question."""
     from ..engine import Outcome, advance
     from ..scenarios import run
 
@@ -147,6 +177,8 @@ def _resolve(rs: Any, sid: str, facts: dict[str, Any], players: dict[str, str], 
             return step
         answer = _prompt(step, len(asked) + 1, rs.situations[step.situation].help, players)
         if answer is BACK:
+            if not asked and may_leave:
+                return BACK  # to the situation choice
             if not asked:
                 ask.print("[dim]Nothing to go back to.[/]")
                 continue
@@ -230,15 +262,22 @@ def rule(
         situation = situation or sc.situation
         ruleset = ruleset or sc.ruleset
     rs = load_strict(ruleset or "nmjl")
-    sid = _pick_situation(rs, situation, no_input)
-    if sc is not None:
-        sc.situation = sid
-        file_facts, players = facts_of(rs, sc)
-    facts = dict(file_facts)
-    for name, value in {**_pairs(answer, "--answer"), **_pairs(seat, "--seat")}.items():
-        facts[name] = normalize(name, fact_for(rs, sid, name), value)
-    players.update(players_map(_pairs(player, "--player"), "--player"))
-    outcome = _resolve(rs, sid, facts, players, no_input)
+    # 'back' at the first question returns to the situation choice, unless answers were given
+    # for this situation up front (they would not fit another)
+    may_leave = not no_input and sc is None and not answer and not seat and situation not in rs.situations
+    while True:
+        sid = _pick_situation(rs, situation, no_input)
+        if sc is not None:
+            sc.situation = sid
+            file_facts, players = facts_of(rs, sc)
+        facts = dict(file_facts)
+        for name, value in {**_pairs(answer, "--answer"), **_pairs(seat, "--seat")}.items():
+            facts[name] = normalize(name, fact_for(rs, sid, name), value)
+        players.update(players_map(_pairs(player, "--player"), "--player"))
+        outcome = _resolve(rs, sid, facts, players, no_input, may_leave)
+        if outcome is not BACK:
+            break
+        situation = None
     out.record = log_to is not None  # keep what is printed, for the log
     if as_json:
         from ..render import outcome_json

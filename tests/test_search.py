@@ -1,0 +1,107 @@
+"""The search engine itself: slang, word forms, typos, exact names, what matched, and bounded cost."""
+from __future__ import annotations
+
+import pytest
+
+from referee.loader import load_strict
+from referee.search import MAX_TERMS, exact, index, search
+from referee.searchwords import MAX_CHARS, pairs, terms
+
+
+@pytest.fixture(scope="module")
+def sits():  # type: ignore[no-untyped-def]
+    return list(load_strict("nmjl").situations.values())
+
+
+def first(sits, text: str) -> str:  # type: ignore[no-untyped-def]
+    hits = search(sits, text, limit=3)
+    assert hits, f"nothing found for {text!r}"
+    return hits[0].situation.id
+
+
+@pytest.mark.parametrize("spelling", ["mahj", "mah jongg", "Mah-Jongg", "mahjong", "MJ", "maj", "mahjongg"])
+def test_every_spelling_of_mah_jongg_is_one_term(spelling: str) -> None:
+    assert terms(f"false {spelling}") == ["error", "mahjong"]
+
+
+@pytest.mark.parametrize("text,term", [
+    ("she threw in", "throwin"),
+    ("two of us laid down our tiles", "throwin"),
+    ("pushed the wall out", "serve"),
+    ("served", "serve"),
+    ("bogus", "error"),
+    ("in error", "error"),
+    ("won with no jokers", "jokerless"),
+    ("self-picked", "selfpick"),
+    ("swapped", "exchange"),
+    ("redeemed", "exchange"),
+    ("drew", "pick"),
+    ("dot", "tile"),
+])
+def test_table_slang_becomes_the_game_term(text: str, term: str) -> None:
+    assert terms(term)[0] in terms(text)
+
+
+def test_word_forms_meet() -> None:
+    assert terms("named tiles racked") == terms("name tile racking")
+    assert terms("didn't pick") == ["not", "pick"]
+
+
+@pytest.mark.parametrize("text,want", [
+    ("false mahj", "mahjong-in-error"),
+    ("MJ in error", "mahjong-in-error"),
+    ("bogus mah jongg, two of us threw in", "mahjong-in-error"),
+    ("she pushed out the wrong wall", "served-wrong-wall"),
+    ("wall got pushed out too early", "served-early"),
+    ("my hand is dead, what can i still do", "dead-hand-rules"),
+])
+def test_slang_finds_the_situation(sits, text: str, want: str) -> None:  # type: ignore[no-untyped-def]
+    assert first(sits, text) == want
+
+
+@pytest.mark.parametrize("typo,want", [
+    ("wrnog end", "wrong-end"),  # transposed letters
+    ("misnamd discard", "misnamed-discard"),  # a letter left out
+    ("jokerles not anounced", "jokerless-not-announced"),
+    ("hevenly hand", "heavenly-hand"),
+])
+def test_typos_are_forgiven(sits, typo: str, want: str) -> None:  # type: ignore[no-untyped-def]
+    assert first(sits, typo) == want
+
+
+def test_a_title_or_alias_typed_exactly_wins(sits) -> None:  # type: ignore[no-untyped-def]
+    for sit in sits:
+        for phrase in [sit.title, *sit.aliases]:
+            assert first(sits, phrase) == sit.id, phrase
+    assert exact(sits, "Picked from the wrong wall").id == "wrong-wall"  # type: ignore[union-attr]
+    assert exact(sits, "wrong-wall").id == "wrong-wall"  # type: ignore[union-attr]
+    assert exact(sits, "wall wrong picked") is None
+
+
+def test_a_hit_says_what_matched(sits) -> None:  # type: ignore[no-untyped-def]
+    hit = search(sits, "she drew from the wrong wall", limit=1)[0]
+    assert hit.situation.id == "wrong-wall"
+    assert hit.matched in ("drew from the wrong wall", "Picked from the wrong wall")  # shares the most
+    assert set(hit.words) == {"drew", "wrong", "wall"}
+
+
+def test_nothing_found_is_empty(sits) -> None:  # type: ignore[no-untyped-def]
+    assert search(sits, "xyzzy") == []
+    assert search(sits, "the and of it") == []
+    assert search(sits, "") == []
+
+
+def test_the_index_is_built_once_per_set_of_situations(sits) -> None:  # type: ignore[no-untyped-def]
+    assert index(sits) is index(list(sits))
+    assert index(sits[:10]) is not index(sits)
+
+
+def test_a_huge_query_reads_a_bounded_prefix(sits) -> None:  # type: ignore[no-untyped-def]
+    story = "she picked from the wrong wall "
+    huge = story + "and then some more words about nothing in particular " * 2000  # ~100 KB
+    assert len(huge) > 100_000
+    assert len(pairs(huge)) <= MAX_CHARS  # never more terms than characters read
+    assert first(sits, huge) == "wrong-wall"
+    many = " ".join(f"w{i}" for i in range(20_000))  # 20,000 distinct unknown words
+    assert search(sits, many) == []
+    assert MAX_TERMS < 100
