@@ -11,7 +11,7 @@ from . import EXIT_FINDING, RULESET_OPT, app, err, examples, guarded, out, print
 from .show import styled, width, wrapped
 
 
-@app.command(epilog=examples("referee search wrong wall", "referee search drew from the back", "referee search -r amja false mahj", "referee search she said white but it was a flower --json"))
+@app.command(epilog=examples("referee search wrong wall", "referee search drew from the back", "referee search -r amja false mahj", "referee search --json \\\n  she said white but it was a flower"))
 @guarded
 def search(
     words: list[str] = typer.Argument(..., metavar="WORDS", help="What happened, in a few words."),
