@@ -159,3 +159,43 @@ def test_cli_writes_a_file_and_reports_usage_errors(cli, tmp_path: Path) -> None
     assert r.exit_code == 2 and "unknown format 'docx'" in r.output
     r = cli("handout", "--format", "pdf")
     assert r.exit_code == 2 and "-o FILE.pdf" in r.output
+
+
+def test_diff_sheet_lists_every_difference_referee_diff_finds() -> None:
+    from referee.diff import describe, diff
+
+    rs, base = load_strict("house-example"), load_strict("nmjl")
+    report = diff(base, rs)
+    assert report.differing, "house-example should differ from nmjl somewhere"
+    md = build(rs, "md", sheet="diff")  # base defaults to the ruleset it extends
+    for s in report.differing:
+        assert f"({s.id})" in md
+        for d in s.differences:
+            assert md_cell(describe(d.b, rs.scoring.unit)) in md
+    rows = [line for line in md.splitlines() if line.startswith("| ") and not line.startswith(("| When", "| ---"))]
+    assert len(rows) == sum(len(s.differences) for s in report.differing)
+    html = build(rs, "html", sheet="diff", base="nmjl")
+    assert html.count("<tr><td>") == len(rows)
+
+
+def md_cell(text: str) -> str:
+    from referee.handouts.pages import md_escape
+
+    return md_escape(text)
+
+
+def test_diff_sheet_needs_a_base(cli) -> None:
+    r = cli("handout", "--ruleset", "nmjl", "--sheet", "diff")
+    assert r.exit_code == 2 and "--base RULESET" in r.output
+    r = cli("handout", "--base", "nmjl")
+    assert r.exit_code == 2 and "--base goes with --sheet diff" in r.output
+
+
+def test_pdf_without_chromium_is_one_line_with_the_way_out(cli, tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("REFEREE_CHROMIUM", str(tmp_path / "no-such-browser"))
+    out = tmp_path / "rules.pdf"
+    r = cli("handout", "--format", "pdf", "-o", str(out))
+    assert r.exit_code == 2
+    assert len(r.output.strip().splitlines()) == 1
+    assert "pip install 'referee[pdf]'" in r.output and "--format html" in r.output
+    assert not out.exists()

@@ -43,7 +43,7 @@ def build(
     if sheet == "diff":
         base = base if base is not None else rs.meta.extends
         if base is None:
-            raise UsageError(f"ruleset '{rs.id}' extends nothing; name the ruleset to compare with: --base nmjl")
+            raise UsageError(f"ruleset '{rs.id}' extends nothing; name the ruleset to compare with: --base RULESET")
         base_rs = base if isinstance(base, Ruleset) else load_strict(base)
         doc = pages.diff_sheet(rs, base_rs, "md" if fmt == "md" else "html", stamp)
     elif sheet == "quick":

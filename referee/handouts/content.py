@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from .. import model as m
-from ..engine import Outcome
+from ..engine import Outcome, details
 from ..errors import RefereeError
 from ..loader import Ruleset, data_dir
-from ..render import GAME_TEXT, describe
+from ..render import GAME_TEXT
 from ..scenarios import Scenario, compare, facts_of, load_file, run
 
 PHASE_TITLES = {
@@ -54,7 +54,6 @@ class Example:
     title: str
     story: str
     source: str
-    answers: list[str]
     ruling: str
     text: str
     dead: list[str]
@@ -120,9 +119,9 @@ def _paths(rs: Ruleset, sid: str) -> list[tuple[dict[str, Any], str | m.Goto]]:
             if nxt is not None:
                 go(nxt, answers, depth + 1)
             return
-        d = rs.fact(node.ask, sid)
         for value, nxt in node.branches():
             if value == "else":
+                d = rs.fact(node.ask, sid)
                 rest = [c for c in (d.choices or {}) if c not in (node.when or {})] if d else []
                 if not rest:
                     continue
@@ -148,14 +147,16 @@ def rows(rs: Ruleset, sid: str, qs: list[Question]) -> list[Row]:
     number = {q.fact: q.number for q in qs}
     out: list[Row] = []
     for answers, target in _paths(rs, sid):
-        shown = [(number.get(f, 0), _label(rs.fact(f, sid), v) if rs.fact(f, sid) and rs.fact(f, sid).type == "choice" else str(v))
-                 for f, v in answers.items()]
+        shown = [(number.get(f, 0), str(v)) for f, v in answers.items()]  # the questions list the choices' labels
         if isinstance(target, m.Goto):
             title = rs.situations[target.goto].title if target.goto in rs.situations else target.goto
             dead = [f"the {role.replace('_', ' ')}" for role in target.dead]
             carried = f" ({', '.join(dead)} already dead)" if dead else ""
             out.append(Row(shown, None, f"Continue as '{title}'{carried}.", dead, [], "", goto=target.goto))
             continue
+        node = rs.situations[sid].nodes.get(target)
+        if isinstance(node, m.RulingNode):  # leave its seats and amounts open up front: one walk, not one a detail
+            answers = {**answers, **{n: None for n, _ in details(rs, sid, node.ruling, answers) if n not in answers}}
         try:
             o = run(rs, sid, answers, {})
         except RefereeError as exc:  # a tree the lint would reject; say so rather than stop the print
@@ -166,13 +167,25 @@ def rows(rs: Ruleset, sid: str, qs: list[Question]) -> list[Row]:
 
 
 @lru_cache(maxsize=None)
-def _scenario(path: Path, mtime: float) -> Scenario:
+def _scenario(path: Path) -> Scenario:
     return load_file(path)
 
 
+@lru_cache(maxsize=None)
+def _scenario_index(folder: Path, mtime: float) -> dict[str, list[Path]]:
+    """Situation id -> its scenario files, for one ruleset's scenario folder (listed once)."""
+    index: dict[str, list[Path]] = {}
+    for sub in sorted(folder.iterdir()):
+        if sub.is_dir():
+            index[sub.name] = sorted(sub.glob("*.yaml"))
+    return index
+
+
 def _scenario_files(ruleset_id: str, sid: str) -> list[Path]:
-    folder = data_dir("scenarios") / ruleset_id / sid
-    return sorted(folder.glob("*.yaml")) if folder.is_dir() else []
+    folder = data_dir("scenarios") / ruleset_id
+    if not folder.is_dir():
+        return []
+    return _scenario_index(folder, folder.stat().st_mtime).get(sid, [])
 
 
 def examples(rs: Ruleset, sid: str, limit: int = 3) -> list[Example]:
@@ -185,7 +198,7 @@ def examples(rs: Ruleset, sid: str, limit: int = 3) -> list[Example]:
         found: list[Example] = []
         for path in files:
             try:
-                sc = _scenario(path, path.stat().st_mtime)
+                sc = _scenario(path)
                 if sc.situation != sid or sc.data.expect is None:
                     continue
                 facts, players = facts_of(rs, sc)
@@ -194,10 +207,8 @@ def examples(rs: Ruleset, sid: str, limit: int = 3) -> list[Example]:
                 continue
             if compare(o, sc.data.expect):
                 continue  # this ruleset rules the case differently: not an example of it
-            answers = [f"{(rs.fact(k, sid).ask if rs.fact(k, sid) else k)} {_label(rs.fact(k, sid), describe(v))}"
-                       for k, v in sc.data.answers.items()]
             found.append(Example(sc.data.title or path.stem, " ".join((sc.data.story or "").split()), sc.data.source or "",
-                                 answers, o.ruling.id, o.text, [p.label for p in o.dead], _money(o), GAME_SHORT[o.game],
+                                 o.ruling.id, o.text, [p.label for p in o.dead], _money(o), GAME_SHORT[o.game],
                                  owner if owner != rs.id else None))
             if len(found) >= limit:
                 break

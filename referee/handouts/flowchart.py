@@ -20,7 +20,7 @@ CHAR = 6.1  # average glyph width at FONT in a sans-serif face
 LINE = 14
 PAD = 8
 GAP_X = 18
-GAP_Y = 34
+GAP_Y = 42
 WRAP = {"ask": 26, "ruling": 22, "goto": 22}
 
 
@@ -187,7 +187,7 @@ def _place(boxes: dict[str, Box], layers: list[list[str]]) -> tuple[float, float
 
 
 def _fmt(v: float) -> str:
-    return f"{v:.1f}".rstrip("0").rstrip(".")
+    return f"{round(v, 1):g}"
 
 
 def svg(rs: Ruleset, sid: str) -> str:
@@ -214,7 +214,7 @@ def svg(rs: Ruleset, sid: str) -> str:
         out.append(f'<path d="{d}" fill="none" stroke="#333" stroke-width="1.2" marker-end="url(#arrow)"/>')
         (x0, y0), (x1, y1) = points[0], points[1]
         # just above the end of the first segment, where fanned-out edges are furthest apart
-        t = max(0.3, 1 - 14 / max(1.0, y1 - y0))
+        t = max(0.35, 1 - 22 / max(1.0, y1 - y0))
         lx, ly = x0 + (x1 - x0) * t, y0 + (y1 - y0) * t
         lw = len(e.label) * CHAR + 6
         labels.append(f'<rect x="{_fmt(lx - lw / 2)}" y="{_fmt(ly - 8)}" width="{_fmt(lw)}" height="14" fill="#fff"/>'

@@ -1,0 +1,85 @@
+"""The HTML handouts in a real browser: Debian's Chromium, headless, printed with print media.
+
+Skipped (with the reason) where playwright or Chromium is missing; .ci/run installs both.
+"""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from referee.handouts import build
+from referee.handouts.pdf import ARGS, available, chromium, html_to_pdf
+from referee.loader import load_strict
+
+REASON = available()
+pytestmark = pytest.mark.skipif(REASON is not None, reason=f"PDF handouts cannot be made here: {REASON}")
+
+
+def pages(pdf: bytes) -> int:
+    return len(re.findall(rb"/Type\s*/Page[^s]", pdf))
+
+
+def pdf_text(pdf: bytes, tmp_path) -> str:  # type: ignore[no-untyped-def]
+    if shutil.which("pdftotext") is None:
+        pytest.skip("pdftotext (poppler-utils) is not installed")
+    path = tmp_path / "h.pdf"
+    path.write_bytes(pdf)
+    return subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True, check=True).stdout
+
+
+@pytest.fixture(scope="module")
+def tournament_html() -> str:
+    html = build("tournament", "html")
+    assert isinstance(html, str)
+    return html
+
+
+def test_booklet_loads_nothing_and_renders_every_flowchart(tournament_html: str) -> None:
+    from playwright.sync_api import sync_playwright
+
+    requested: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium(), args=ARGS)
+        try:
+            page = browser.new_page()
+            page.on("request", lambda r: requested.append(r.url))
+            page.set_content(tournament_html, wait_until="load")
+            page.emulate_media(media="print")
+            drawn = page.eval_on_selector_all("svg.flowchart", "els => els.map(e => e.getBoundingClientRect().width)")
+            headings = page.eval_on_selector_all("section.situation h3", "els => els.map(e => e.firstChild.textContent.trim())")
+        finally:
+            browser.close()
+    assert [u for u in requested if not u.startswith(("data:", "about:"))] == []
+    rs = load_strict("tournament")
+    assert len(drawn) == len(rs.situations) and min(drawn) > 50
+    assert sorted(headings) == sorted(s.title for s in rs.situations.values())
+
+
+@pytest.mark.parametrize("paper", ["Letter", "A4"])
+def test_booklet_prints_with_every_situation(tournament_html: str, paper: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    rs = load_strict("tournament")
+    pdf = html_to_pdf(tournament_html, paper)
+    n = pages(pdf)
+    phases = len({s.phase for s in rs.situations.values()})
+    # every phase starts a page; about a page a situation, never a runaway layout
+    assert phases + 2 < n < 2 * len(rs.situations), n
+    text = " ".join(pdf_text(pdf, tmp_path).split())
+    for sit in rs.situations.values():
+        assert " ".join(sit.title.split()) in text, sit.title
+
+
+@pytest.mark.parametrize("paper", ["Letter", "A4"])
+def test_quick_sheet_is_at_most_two_pages(paper: str) -> None:
+    for ruleset in ("nmjl", "tournament"):
+        pdf = html_to_pdf(build(ruleset, "html", sheet="quick"), paper)
+        assert 1 <= pages(pdf) <= 2, (ruleset, paper, pages(pdf))
+
+
+def test_cli_writes_a_pdf(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "changes.pdf"
+    r = cli("handout", "--ruleset", "house-example", "--sheet", "diff", "--format", "pdf", "-o", str(out))
+    assert r.exit_code == 0, r.output
+    assert out.read_bytes().startswith(b"%PDF-") and pages(out.read_bytes()) >= 1
