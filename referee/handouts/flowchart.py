@@ -21,7 +21,10 @@ LINE = 14
 PAD = 8
 GAP_X = 18
 GAP_Y = 42
+FAN = 4  # from this many answers out of one question, labels stagger on two rows over a taller gap
 WRAP = {"ask": 26, "ruling": 22, "goto": 22}
+PAGE = 660.0  # px a printed column holds at about full size; wider trees are re-wrapped narrower
+NARROWER = (1.0, 0.8, 0.65)
 
 
 @dataclass
@@ -50,14 +53,15 @@ def _wrap(text: str, width: int) -> list[str]:
     return textwrap.wrap(" ".join(text.split()), width, break_long_words=True) or [""]
 
 
-def _ruling_lines(r: m.Ruling) -> list[str]:
+def _ruling_lines(r: m.Ruling, scale: float) -> list[str]:
     lines = [r.id]
-    lines += _wrap("dead: " + ", ".join(r.dead), WRAP["ruling"]) if r.dead else ["no dead hand"]
+    dead = ", ".join(role.replace("_", " ") for role in r.dead)
+    lines += _wrap("dead: " + dead, int(WRAP["ruling"] * scale)) if r.dead else ["no dead hand"]
     lines.append(f"game {r.game}")
     return lines
 
 
-def _boxes(rs: Ruleset, sid: str) -> tuple[dict[str, Box], list[Edge], str]:
+def _boxes(rs: Ruleset, sid: str, scale: float) -> tuple[dict[str, Box], list[Edge], str]:
     sit = rs.situation(sid)
     boxes: dict[str, Box] = {}
     edges: list[Edge] = []
@@ -67,20 +71,20 @@ def _boxes(rs: Ruleset, sid: str) -> tuple[dict[str, Box], list[Edge], str]:
             return nid
         node = sit.nodes.get(nid)
         if node is None:
-            boxes[nid] = Box(nid, "goto", _wrap(f"missing node {nid}", WRAP["goto"]))
+            boxes[nid] = Box(nid, "goto", _wrap(f"missing node {nid}", int(WRAP["goto"] * scale)))
             return nid
         if isinstance(node, m.RulingNode):
             r = node.ruling
-            boxes[nid] = Box(nid, "ruling", _ruling_lines(r), dead=bool(r.dead))
+            boxes[nid] = Box(nid, "ruling", _ruling_lines(r, scale), dead=bool(r.dead))
         elif isinstance(node, m.GotoNode):
-            boxes[nid] = Box(nid, "goto", _goto_lines(rs, node.goto))
+            boxes[nid] = Box(nid, "goto", _goto_lines(rs, node.goto, scale))
         else:
             fact = rs.fact(node.ask, sid)
-            boxes[nid] = Box(nid, "ask", _wrap(fact.ask if fact else node.ask, WRAP["ask"]))
+            boxes[nid] = Box(nid, "ask", _wrap(fact.ask if fact else node.ask, int(WRAP["ask"] * scale)))
             for value, target in node.branches():
                 if isinstance(target, m.Goto):
                     key = f"{nid}->{target.goto}:{value}"
-                    boxes[key] = Box(key, "goto", _goto_lines(rs, target.goto))
+                    boxes[key] = Box(key, "goto", _goto_lines(rs, target.goto, scale))
                     edges.append(Edge(nid, key, value))
                 else:
                     edges.append(Edge(nid, visit(target), value))
@@ -90,9 +94,9 @@ def _boxes(rs: Ruleset, sid: str) -> tuple[dict[str, Box], list[Edge], str]:
     return boxes, edges, start
 
 
-def _goto_lines(rs: Ruleset, target: str) -> list[str]:
+def _goto_lines(rs: Ruleset, target: str, scale: float) -> list[str]:
     title = rs.situations[target].title if target in rs.situations else target
-    return _wrap(f"continue as: {title}", WRAP["goto"])
+    return _wrap(f"continue as: {title}", int(WRAP["goto"] * scale))
 
 
 def _layer(boxes: dict[str, Box], edges: list[Edge], start: str) -> list[list[str]]:
@@ -152,7 +156,14 @@ def _size(b: Box) -> None:
     b.h = len(b.lines) * LINE + 2 * PAD - 2
 
 
-def _place(boxes: dict[str, Box], layers: list[list[str]]) -> tuple[float, float]:
+def _fanout(edges: list[Edge]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for e in edges:
+        out[e.src] = out.get(e.src, 0) + 1
+    return out
+
+
+def _place(boxes: dict[str, Box], layers: list[list[str]], fanout: dict[str, int]) -> tuple[float, float]:
     for b in boxes.values():
         _size(b)
     y = PAD + 2.0
@@ -160,7 +171,7 @@ def _place(boxes: dict[str, Box], layers: list[list[str]]) -> tuple[float, float
         height = max((boxes[k].h for k in layer), default=0.0)
         for k in layer:
             boxes[k].y = y + (height - boxes[k].h) / 2 if boxes[k].kind == "waypoint" else y
-        y += height + GAP_Y
+        y += height + GAP_Y + (18 if any(fanout.get(k, 0) >= FAN for k in layer) else 0)
     # x: children under the mean of their parents, pushed apart left to right, layer by layer
     for i, layer in enumerate(layers):
         if i:
@@ -192,9 +203,13 @@ def _fmt(v: float) -> str:
 
 def svg(rs: Ruleset, sid: str) -> str:
     """The flowchart of one situation as a standalone <svg> element."""
-    boxes, edges, start = _boxes(rs, sid)
-    layers = _layer(boxes, edges, start)
-    width, height = _place(boxes, layers)
+    for scale in NARROWER:  # a wide tree shrinks on paper: narrower boxes keep its text readable
+        boxes, edges, start = _boxes(rs, sid, scale)
+        layers = _layer(boxes, edges, start)
+        fanout = _fanout(edges)
+        width, height = _place(boxes, layers, fanout)
+        if width <= PAGE:
+            break
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="flowchart" viewBox="0 0 {_fmt(width)} {_fmt(height)}" '
         f'width="{_fmt(width)}" height="{_fmt(height)}" role="img" aria-label="Decision tree: {escape(rs.situation(sid).title)}" '
@@ -203,7 +218,9 @@ def svg(rs: Ruleset, sid: str) -> str:
         '<path d="M0,0 L10,5 L0,10 z" fill="#333"/></marker></defs>',
     ]
     labels: list[str] = []
+    nth: dict[str, int] = {}
     for e in edges:
+        nth[e.src] = nth.get(e.src, -1) + 1
         src = boxes[e.src]
         points = [(src.x, src.y + src.h)]
         for w in e.via:
@@ -214,7 +231,8 @@ def svg(rs: Ruleset, sid: str) -> str:
         out.append(f'<path d="{d}" fill="none" stroke="#333" stroke-width="1.2" marker-end="url(#arrow)"/>')
         (x0, y0), (x1, y1) = points[0], points[1]
         # just above the end of the first segment, where fanned-out edges are furthest apart
-        t = max(0.35, 1 - 22 / max(1.0, y1 - y0))
+        above = 22 + (18 if fanout[e.src] >= FAN and nth[e.src] % 2 else 0)
+        t = max(0.35, 1 - above / max(1.0, y1 - y0))
         lx, ly = x0 + (x1 - x0) * t, y0 + (y1 - y0) * t
         lw = len(e.label) * CHAR + 6
         labels.append(f'<rect x="{_fmt(lx - lw / 2)}" y="{_fmt(ly - 8)}" width="{_fmt(lw)}" height="14" fill="#fff"/>'
