@@ -181,8 +181,13 @@ def _scenario_index(folder: Path, mtime: float) -> dict[str, list[Path]]:
     return index
 
 
+@lru_cache(maxsize=1)
+def _scenario_root() -> Path:
+    return data_dir("scenarios")
+
+
 def _scenario_files(ruleset_id: str, sid: str) -> list[Path]:
-    folder = data_dir("scenarios") / ruleset_id
+    folder = _scenario_root() / ruleset_id
     if not folder.is_dir():
         return []
     return _scenario_index(folder, folder.stat().st_mtime).get(sid, [])

@@ -55,9 +55,7 @@ def _render(name: str, fmt: str, **data: Any) -> str:
 
 
 def _head(rs: Ruleset, stamp: str | None) -> dict[str, Any]:
-    base = None
-    if rs.meta.extends:
-        base = rs.meta.extends
+    base = rs.meta.extends
     return {"rs": rs, "meta": rs.meta, "base": base, "stamp": stamp, "unit": rs.scoring.unit}
 
 

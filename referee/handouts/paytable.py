@@ -65,7 +65,9 @@ def points_tables(scoring: Scoring) -> list[Table]:
         rows.append(cells)
     tables = [Table(
         "Points for the winner",
-        "The winner's score; the other players score 0 unless a ruling says otherwise.",
+        "The winner's score; the other players score 0 unless a ruling says otherwise. "
+        + ("A joker-exchange win scores like a self-pick." if scoring.joker_exchange_as_self_pick
+           else "A joker-exchange win scores like a discard win, without the self-pick bonus."),
         ["hand value", "on a discard", "self-picked", "jokerless, on a discard", "jokerless, self-picked"],
         rows,
     )]
