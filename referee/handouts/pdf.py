@@ -31,9 +31,9 @@ def chromium() -> str | None:
 
 def available() -> str | None:
     """None when PDF can be made here, else the reason it cannot."""
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
+    from importlib.util import find_spec
+
+    if find_spec("playwright") is None:
         return "the playwright package is not installed"
     if chromium() is None:
         return "no Chromium executable found (apt-get install chromium)"

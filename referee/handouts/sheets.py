@@ -36,6 +36,7 @@ def _short(text: str) -> str:
     """'The picker pays the winner 4 x the hand value' -> 'picker → winner 4 × hand value'."""
     text = re.sub(r"^(.*?) pays (.*?) (\d.*|the .*|\d+)$", r"\1 → \2 \3", text) if " pays " in text else text
     text = text.replace(" x ", " × ")
+    text = re.sub(r"scores (the )?discarder's penalty by (the )?winner's exposures", "takes the discarder's penalty", text)
     text = re.sub(r"\bthe (lowest hand on the card)", r"\1", text)
     text = re.sub(r"\b[Tt]he ", "", text)
     text = re.sub(r"\beach other player\b", "each other", text)
