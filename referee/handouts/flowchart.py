@@ -219,10 +219,25 @@ def _fmt(v: float) -> str:
     return f"{round(v, 1):g}"
 
 
+_DRAWN: dict[tuple[object, ...], str] = {}  # the same tree under several rulesets is laid out once
+
+
 def svg(rs: Ruleset, sid: str) -> str:
     """The flowchart of one situation as a standalone <svg> element."""
+    boxes, edges, start = _boxes(rs, sid, NARROWER[0])
+    key = (rs.situation(sid).title, start, tuple((k, b.kind, tuple(b.lines), b.dead) for k, b in boxes.items()),
+           tuple((e.src, e.dst, e.label) for e in edges))
+    if key not in _DRAWN:
+        if len(_DRAWN) > 2000:
+            _DRAWN.clear()
+        _DRAWN[key] = _draw(rs, sid, boxes, edges, start)
+    return _DRAWN[key]
+
+
+def _draw(rs: Ruleset, sid: str, boxes: dict[str, Box], edges: list[Edge], start: str) -> str:
     for scale in NARROWER:  # a wide tree shrinks on paper: narrower boxes keep its text readable
-        boxes, edges, start = _boxes(rs, sid, scale)
+        if scale != NARROWER[0]:
+            boxes, edges, start = _boxes(rs, sid, scale)
         layers = _layer(boxes, edges, start)
         fanout = _fanout(edges)
         width, height = _place(boxes, layers, fanout)
