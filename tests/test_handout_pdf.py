@@ -80,6 +80,9 @@ def test_quick_sheet_is_at_most_two_pages(paper: str) -> None:
 
 def test_cli_writes_a_pdf(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
     out = tmp_path / "changes.pdf"
-    r = cli("handout", "--ruleset", "house-example", "--sheet", "diff", "--format", "pdf", "-o", str(out))
+    r = cli("handout", "--ruleset", "house-example", "--sheet", "diff", "--format", "pdf", "--paper", "a4", "-o", str(out))
     assert r.exit_code == 0, r.output
-    assert out.read_bytes().startswith(b"%PDF-") and pages(out.read_bytes()) >= 1
+    pdf = out.read_bytes()
+    assert pdf.startswith(b"%PDF-") and pages(pdf) >= 1
+    box = re.search(rb"/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)", pdf)
+    assert box and abs(float(box.group(1)) - 595) < 2 and abs(float(box.group(2)) - 842) < 2  # A4 in points

@@ -159,6 +159,8 @@ def test_cli_writes_a_file_and_reports_usage_errors(cli, tmp_path: Path) -> None
     assert r.exit_code == 2 and "unknown format 'docx'" in r.output
     r = cli("handout", "--format", "pdf")
     assert r.exit_code == 2 and "-o FILE.pdf" in r.output
+    r = cli("handout", "--paper", "a5")
+    assert r.exit_code == 2 and "unknown paper 'a5'" in r.output
 
 
 def test_diff_sheet_lists_every_difference_referee_diff_finds() -> None:

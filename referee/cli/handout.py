@@ -14,7 +14,7 @@ from . import RULESET_OPT, app, err, examples, guarded, safe
 @app.command(epilog=examples(
     "referee handout --ruleset tournament \\\n  --format html -o rules.html",
     "referee handout --format md > RULES.md",
-    "referee handout --sheet quick \\\n  --format pdf -o penalty-sheet.pdf",
+    "referee handout --sheet quick \\\n  --format pdf --paper a4 \\\n  -o penalty-sheet.pdf",
     "referee handout --ruleset tournament \\\n  --sheet diff --base nmjl \\\n  --format html -o changes.html"))
 @guarded
 def handout(
@@ -23,6 +23,7 @@ def handout(
     sheet: str = typer.Option("booklet", "--sheet", "-s", metavar="SHEET", help="booklet (everything), quick (one or two pages) or diff (changes from --base)."),
     base: Optional[str] = typer.Option(None, "--base", "-b", metavar="RULESET", help="For --sheet diff: the ruleset to compare with (default: the one it extends)."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="PATH", help="Write here instead of standard output (required for pdf)."),
+    paper: str = typer.Option("letter", "--paper", metavar="PAPER", help="PDF paper size: letter or a4 (the HTML prints on either)."),
     stamp: Optional[str] = typer.Option(None, "--stamp", metavar="TEXT", help="Text printed as 'Printed ...' on the title, e.g. a date. Off by default so output is reproducible."),
 ) -> None:
     """Print a ruleset for the table: the rules booklet, a quick-reference sheet, or its changes from a base.
@@ -39,7 +40,7 @@ def handout(
         raise UsageError("--base goes with --sheet diff")
     if fmt == "pdf" and output is None:
         raise UsageError("--format pdf writes a file: add -o FILE.pdf")
-    doc = build(ruleset, fmt, sheet, base=base, stamp=stamp)
+    doc = build(ruleset, fmt, sheet, base=base, stamp=stamp, paper=paper)
     if output is None:
         sys.stdout.write(doc if isinstance(doc, str) else doc.decode())
         return

@@ -18,6 +18,7 @@ from ..loader import Ruleset, available, load_strict
 
 FORMATS = ("html", "md", "pdf")
 SHEETS = ("booklet", "quick", "diff")
+PAPERS = {"letter": "Letter", "a4": "A4"}
 
 
 def build(
@@ -26,11 +27,12 @@ def build(
     sheet: str = "booklet",
     base: str | Path | Ruleset | None = None,
     stamp: str | None = None,
+    paper: str = "letter",
 ) -> str | bytes:
     """One handout as text (html, md) or bytes (pdf).
 
     `base` is the ruleset a differences sheet compares against (default: the one this ruleset
-    extends). `stamp` is printed on the title line (e.g. a date) only when given, so the same
+    extends). `paper` (letter or a4) sizes the PDF; the HTML fits either. `stamp` is printed on the title line (e.g. a date) only when given, so the same
     ruleset always gives the same output.
     """
     from . import pages
@@ -39,6 +41,8 @@ def build(
         raise UsageError(f"unknown format '{fmt}'; choose {', '.join(FORMATS)}")
     if sheet not in SHEETS:
         raise UsageError(f"unknown sheet '{sheet}'; choose {', '.join(SHEETS)}")
+    if paper.lower() not in PAPERS:
+        raise UsageError(f"unknown paper '{paper}'; choose {', '.join(PAPERS)}")
     rs = ruleset if isinstance(ruleset, Ruleset) else load_strict(ruleset)
     if sheet == "diff":
         base = base if base is not None else rs.meta.extends
@@ -53,7 +57,7 @@ def build(
     if fmt == "pdf":
         from .pdf import html_to_pdf
 
-        return html_to_pdf(doc)
+        return html_to_pdf(doc, PAPERS[paper.lower()])
     return doc
 
 
