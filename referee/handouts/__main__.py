@@ -11,6 +11,7 @@ from . import build
 
 def main(fmt: str = "html") -> float:
     rulesets = [load_strict(rid) for rid in available()]
+    cpu = time.process_time()
     total = 0.0
     for rs in rulesets:
         start = time.perf_counter()
@@ -18,7 +19,8 @@ def main(fmt: str = "html") -> float:
         took = time.perf_counter() - start
         total += took
         print(f"{rs.id:<22} {took * 1000:7.1f} ms")
-    print(f"{'all booklets':<22} {total * 1000:7.1f} ms (target: under 1000 ms)")
+    cpu = time.process_time() - cpu  # wall time misleads on a shared machine; CPU time does less
+    print(f"{'all booklets':<22} {total * 1000:7.1f} ms wall, {cpu * 1000:.1f} ms CPU (target: under 1000 ms)")
     return total
 
 
