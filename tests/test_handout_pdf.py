@@ -73,7 +73,7 @@ def test_booklet_prints_with_every_situation(tournament_html: str, paper: str, t
 
 @pytest.mark.parametrize("paper", ["Letter", "A4"])
 def test_quick_sheet_is_at_most_two_pages(paper: str) -> None:
-    for ruleset in ("nmjl", "tournament"):
+    for ruleset in ("nmjl", "card-game", "tournament"):
         pdf = html_to_pdf(build(ruleset, "html", sheet="quick"), paper)
         assert 1 <= pages(pdf) <= 2, (ruleset, paper, pages(pdf))
 

@@ -201,3 +201,15 @@ def test_pdf_without_chromium_is_one_line_with_the_way_out(cli, tmp_path: Path, 
     assert len(r.output.strip().splitlines()) == 1
     assert "pip install 'referee[pdf]'" in r.output and "--format html" in r.output
     assert not out.exists()
+
+
+def test_quick_sheet_type_shrinks_only_as_far_as_the_content_needs() -> None:
+    from referee.handouts import sheets
+
+    small = sheets.quick(load_strict(str(HOUSE)))
+    assert sheets.quick_font(small) == sheets.FONTS[0]
+    groups = sheets.quick(load_strict("nmjl"))
+    full = sheets.quick_font(groups)
+    assert full < sheets.FONTS[0]
+    assert sheets.quick_font(groups + groups[:3]) < full
+    assert f"font-size: {full}pt" in build("nmjl", "html", sheet="quick")

@@ -71,7 +71,8 @@ def booklet(rs: Ruleset, fmt: str, stamp: str | None = None) -> str:
 
 
 def quick_sheet(rs: Ruleset, fmt: str, stamp: str | None = None) -> str:
-    return _render("quick", fmt, groups=sheets.quick(rs), **_head(rs, stamp))
+    groups = sheets.quick(rs)
+    return _render("quick", fmt, groups=groups, font=sheets.quick_font(groups), **_head(rs, stamp))
 
 
 def diff_sheet(rs: Ruleset, base: Ruleset, fmt: str, stamp: str | None = None) -> str:

@@ -11,6 +11,13 @@ from ..loader import Ruleset
 from . import content
 
 
+FONTS = tuple(round(11.0 - 0.2 * i, 1) for i in range(16))  # 11 pt down to 8 pt
+COLUMN_CHARS_AT_10PT = 52  # characters a line of one column holds at 10 pt (A4, the narrower page)
+# Estimated lines x pt that two pages hold. Measured: 2547 filled two Letter pages (the shorter
+# page) to the last line in Chromium; this leaves about 4% for the estimate's error.
+CAPACITY = 2450
+
+
 @dataclass
 class QuickLine:
     ruling: str
@@ -39,8 +46,31 @@ def _short(text: str) -> str:
     text = re.sub(r"scores (the )?discarder's penalty by (the )?winner's exposures", "takes the discarder's penalty", text)
     text = re.sub(r"\bthe (lowest hand on the card)", r"\1", text)
     text = re.sub(r"\b[Tt]he ", "", text)
-    text = re.sub(r"\beach other player\b", "each other", text)
+    text = re.sub(r" \((each )?other( player)?\)$", "", text)  # the settlement's own reminder of who "others" are
+    text = re.sub(r"^[Ee]ach other player\b", "each other", text)
+    text = text.replace("hand value", "value")  # the sheet's legend says value is the hand's card value
     return text
+
+
+def _lines(text: str, width: int) -> int:
+    return max(1, -(-len(text) // width))
+
+
+def quick_font(groups: list[QuickGroup]) -> float:
+    """The largest type (pt) at which the sheet should still fit two pages of Letter or A4: the
+    sheet is for arm's length, so it shrinks only as far as the content makes it."""
+    for pt in FONTS:
+        width = int(COLUMN_CHARS_AT_10PT * 10 / pt)
+        lines = 3 * 10 / pt * width / COLUMN_CHARS_AT_10PT  # the heading, spread over both columns
+        for g in groups:
+            lines += 1.6
+            for sit in g.situations:
+                lines += _lines(sit.title, int(width * 0.9))
+                for q in sit.lines:
+                    lines += _lines(f"{q.ruling} · dead: {q.dead} · {q.pays} · {q.game}", width)
+        if lines * pt <= CAPACITY:
+            return pt
+    return FONTS[-1]
 
 
 def quick(rs: Ruleset) -> list[QuickGroup]:
