@@ -260,7 +260,7 @@ def _check_ruling(rs: Ruleset, sid: str, nid: str, r: m.Ruling, node_place) -> l
     for i, c in enumerate(r.cite):
         if c.source not in rs.sources:
             out.append(Problem(at("cite", i), f"ruling '{r.id}' cites unknown source '{c.source}'"))
-    for i, text in enumerate([r.says, *r.tiles, *r.procedure, *r.notes]):
+    for i, text in enumerate([r.says, r.owed, *r.tiles, *r.procedure, *r.notes]):
         for name in PLACEHOLDER.findall(text):
             if name not in SCORING_NUMBERS and rs.fact(name, sid) is None:
                 out.append(Problem(at("says"), f"'{{{name}}}' in the text is not a role or fact of '{sid}'"))

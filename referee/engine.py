@@ -63,6 +63,7 @@ class Outcome:
     procedure: list[str]
     notes: list[str]
     settle_lines: list[str] = field(default_factory=list)
+    owed: str = ""  # what is owed in words, where nothing is computed
 
     @property
     def game(self) -> str:
@@ -152,8 +153,8 @@ def walk(rs: Ruleset, sid: str, facts: dict[str, Any]) -> Question | Reached:
 def _base_names(ruling: m.Ruling) -> list[str]:
     """Every fact a ruling refers to, in the order a judge meets them."""
     names: list[str] = []
-    texts = [ruling.says, *ruling.tiles, *ruling.procedure, *ruling.notes]
-    for text in texts[:1]:
+    texts = [ruling.says, ruling.owed, *ruling.tiles, *ruling.procedure, *ruling.notes]
+    for text in texts[:2]:
         names += PLACEHOLDER.findall(text)
     names += ruling.dead
     for t in ruling.pay:
@@ -165,7 +166,7 @@ def _base_names(ruling: m.Ruling) -> list[str]:
             names.append(s.bettor)
     for a in ruling.points:
         names += [a.to] + ([a.of] if a.of else [])
-    for text in texts[1:]:
+    for text in texts[2:]:
         names += PLACEHOLDER.findall(text)
     seen: list[str] = []
     for n in names:
@@ -426,7 +427,7 @@ def build_outcome(
         ruleset=rs, start=start, situation=sid, node=nid, ruling=ruling, path=path, facts=dict(facts),
         text=b.fill(ruling.says), dead=dead, payments=payments, awards=awards,
         tiles=[b.fill(t) for t in ruling.tiles], procedure=[b.fill(t) for t in ruling.procedure],
-        notes=[b.fill(t) for t in ruling.notes], settle_lines=settle_lines,
+        notes=[b.fill(t) for t in ruling.notes], settle_lines=settle_lines, owed=b.fill(ruling.owed),
     )
 
 

@@ -198,6 +198,7 @@ class Ruling(Strict):
     pay: list[Transfer] = Field(default_factory=list, description="Money transfers")
     points: list[PointAward] = Field(default_factory=list, description="Tournament point awards")
     settle: Settle | None = Field(None, description="Pay the Mah Jongg by the standard schedule")
+    owed: str = Field("", description="What is owed, in words, where the ruling leaves the amounts to the table or to payments already made ({role} and {fact} are filled in); shown under Payments")
     tiles: list[str] = Field(default_factory=list, description="What happens to tiles and jokers")
     procedure: list[str] = Field(default_factory=list, description="Steps for the table, in order")
     notes: list[str] = Field(default_factory=list, description="Disagreements between sources, gaps, judgement calls")
