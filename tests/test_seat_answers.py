@@ -79,3 +79,22 @@ def test_heavenly_hand_refuses_another_winner() -> None:
         check_answer(rs, "heavenly-hand", facts, "winner")
     with pytest.raises(UsageError, match="winner: only East"):
         advance(rs, "heavenly-hand", {**facts, "jokerless": "no", "hand_value": 25})
+
+
+def test_lint_names_a_may_also_be_that_is_not_a_role() -> None:
+    from referee import model as m
+    from referee.checks import lint
+
+    rs = load_strict("nmjl")
+    sit = rs.situations["mahjong-in-error"]
+    breaker = m.RoleDef(ask="Which seat broke the wall?", may_also_be=["wall_thrower"])
+    rs.situations["mahjong-in-error"] = sit.model_copy(update={"roles": {**sit.roles, "wall_breaker": breaker}})
+    messages = [p.message for p in lint(rs)]
+    assert "may_also_be: 'wall_thrower' is not a seat role or seats fact of 'mahjong-in-error'" in messages, messages
+
+
+def test_a_clash_given_on_the_command_line_is_one_line_and_exit_2(cli) -> None:  # type: ignore[no-untyped-def]
+    result = cli("rule", "mahjong-in-error", "-a", "others_acted=two", "-a", "exposers=East,West",
+                 "-a", "declared_value=40", "--seat", "declarer=East", "--no-input")
+    assert result.exit_code == 2
+    assert "East is the declarer" in result.output and "Traceback" not in result.output
