@@ -82,7 +82,7 @@ def outcome_lines(o: Outcome) -> list[tuple[str, list[str]]]:
     elif o.owed:
         sections.append(("Payments", [o.owed]))
     elif o.game != "continues" and not o.awards:
-        # only a ruling that decides there is nothing to pay gets here (tests/test_payments_said.py)
+        # only a ruling that decides there is nothing to pay gets here (tests/test_leaf_texts.py)
         sections.append(("Points", ["nobody scores by this ruling"]) if rs.scoring.kind == "points"
                         else ("Payments", ["nobody pays"]))
     if o.settle_lines:
