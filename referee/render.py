@@ -80,7 +80,7 @@ def outcome_lines(o: Outcome) -> list[tuple[str, list[str]]]:
     if o.payments:
         sections.append((f"Payments ({rs.scoring.unit})", [p.text for p in o.payments]))
     elif o.owed:
-        sections.append(("Payments", [o.owed]))
+        sections.append(("Points" if rs.scoring.kind == "points" else "Payments", [o.owed]))
     elif o.game != "continues" and not o.awards:
         # only a ruling that decides there is nothing to pay gets here (tests/test_leaf_texts.py)
         sections.append(("Points", ["nobody scores by this ruling"]) if rs.scoring.kind == "points"
