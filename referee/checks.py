@@ -59,6 +59,7 @@ def lint(rs: Ruleset) -> list[Problem]:
             other = alias_owner.setdefault(key, sid)
             if other != sid:
                 problems.append(Problem(sit_place(sid, "aliases"), f"alias '{alias}' is also used by situation '{other}'"))
+        problems += _check_may_also_be(rs, sid, sit_place)
         for nid, node in sit.nodes.items():
             for label, target in _edges(rs, sid, nid, node):
                 where = node_place(sid, nid, label if label != "goto" else "goto")
@@ -260,7 +261,7 @@ def _check_ruling(rs: Ruleset, sid: str, nid: str, r: m.Ruling, node_place) -> l
     for i, c in enumerate(r.cite):
         if c.source not in rs.sources:
             out.append(Problem(at("cite", i), f"ruling '{r.id}' cites unknown source '{c.source}'"))
-    for i, text in enumerate([r.says, *r.tiles, *r.procedure, *r.notes]):
+    for i, text in enumerate([r.says, r.owed, *r.tiles, *r.procedure, *r.notes]):
         for name in PLACEHOLDER.findall(text):
             if name not in SCORING_NUMBERS and rs.fact(name, sid) is None:
                 out.append(Problem(at("says"), f"'{{{name}}}' in the text is not a role or fact of '{sid}'"))
@@ -303,4 +304,18 @@ def _check_dead_text(rs: Ruleset, sid: str, r: m.Ruling, at) -> list[Problem]:  
                 out.append(Problem(at("dead" if r.dead else "says"), f"ruling '{r.id}' says {{{name}}} is dead; add '{name}' to 'dead'"))
     if claims and not r.dead and not out:
         out.append(Problem(at("says"), f"ruling '{r.id}' says a hand is dead (\"{claims[0].clause}\") but 'dead' names nobody"))
+    return out
+
+
+def _check_may_also_be(rs: Ruleset, sid: str, sit_place) -> list[Problem]:  # type: ignore[no-untyped-def]
+    """`may_also_be` names seat roles or seat facts the situation knows (a typo would silently refuse a real case)."""
+    sit = rs.situations[sid]
+    out: list[Problem] = []
+    for section, defs in (("roles", sit.roles), ("facts", sit.facts)):
+        for name, d in defs.items():
+            for other in d.may_also_be:
+                fact = rs.fact(other, sid)
+                if fact is None or fact.type not in ("seat", "seats"):
+                    out.append(Problem(sit_place(sid, section, name, "may_also_be"),
+                                       f"may_also_be: '{other}' is not a seat role or seats fact of '{sid}'"))
     return out

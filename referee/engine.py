@@ -63,6 +63,7 @@ class Outcome:
     procedure: list[str]
     notes: list[str]
     settle_lines: list[str] = field(default_factory=list)
+    owed: str = ""  # what is owed in words, where nothing is computed
 
     @property
     def game(self) -> str:
@@ -152,8 +153,8 @@ def walk(rs: Ruleset, sid: str, facts: dict[str, Any]) -> Question | Reached:
 def _base_names(ruling: m.Ruling) -> list[str]:
     """Every fact a ruling refers to, in the order a judge meets them."""
     names: list[str] = []
-    texts = [ruling.says, *ruling.tiles, *ruling.procedure, *ruling.notes]
-    for text in texts[:1]:
+    texts = [ruling.says, ruling.owed, *ruling.tiles, *ruling.procedure, *ruling.notes]
+    for text in texts[:2]:
         names += PLACEHOLDER.findall(text)
     names += ruling.dead
     for t in ruling.pay:
@@ -165,7 +166,7 @@ def _base_names(ruling: m.Ruling) -> list[str]:
             names.append(s.bettor)
     for a in ruling.points:
         names += [a.to] + ([a.of] if a.of else [])
-    for text in texts[1:]:
+    for text in texts[2:]:
         names += PLACEHOLDER.findall(text)
     seen: list[str] = []
     for n in names:
@@ -211,21 +212,109 @@ def details(
     return out
 
 
+@dataclass
+class _AtLeaf:
+    reached: Reached
+    ruling: m.Ruling
+    facts: dict[str, Any]  # with answers carried across a goto's bind and single-seat roles filled in
+    needed: list[tuple[str, m.FactDef]]
+
+
+def _at_leaf(rs: Ruleset, reached: Reached, facts: dict[str, Any]) -> _AtLeaf:
+    for there, (here, _) in reached.carry.alias.items():
+        if here not in facts and facts.get(there) is not None:
+            facts = {**facts, here: facts[there]}  # answered under the name the goto's target uses
+    node = rs.situations[reached.situation].nodes[reached.node]
+    assert isinstance(node, m.RulingNode)
+    needed = details(rs, reached.situation, node.ruling, facts, reached.carry)
+    return _AtLeaf(reached, node.ruling, _only_seats(needed, facts), needed)
+
+
 def advance(rs: Ruleset, sid: str, facts: dict[str, Any], players: dict[str, str] | None = None) -> Question | Outcome:
     """The next thing to ask, or the finished outcome. `facts` maps fact -> value (None = left open)."""
     reached = walk(rs, sid, facts)
     if isinstance(reached, Question):
         return reached
-    cur, nid = reached.situation, reached.node
-    for there, (here, _) in reached.carry.alias.items():
-        if here not in facts and facts.get(there) is not None:
-            facts = {**facts, here: facts[there]}  # answered under the name the goto's target uses
-    node = rs.situations[cur].nodes[nid]
-    assert isinstance(node, m.RulingNode)
-    for name, definition in details(rs, cur, node.ruling, facts, reached.carry):
+    leaf = _at_leaf(rs, reached, facts)
+    cur, facts = reached.situation, leaf.facts
+    clashes = seat_clashes(rs, cur, leaf.ruling, facts, reached.carry)
+    if clashes:
+        raise UsageError(clashes[0][1])
+    for name, definition in leaf.needed:
         if name not in facts:
             return Question(name, definition, cur, None, optional=True)
-    return build_outcome(rs, sid, cur, nid, node.ruling, reached.path, facts, players or {}, reached.carry)
+    return build_outcome(rs, sid, cur, reached.node, leaf.ruling, reached.path, facts, players or {}, reached.carry)
+
+
+def _only_seats(needed: list[tuple[str, m.FactDef]], facts: dict[str, Any]) -> dict[str, Any]:
+    """Roles only one seat can play (East's Heavenly Hand), filled in: the judge is never asked."""
+    fixed = {name: d.seats[0] for name, d in needed if name not in facts and d.seats and len(d.seats) == 1}
+    return {**facts, **fixed} if fixed else facts
+
+
+def _seats_of(value: Any) -> list[str]:
+    if isinstance(value, list):
+        return [str(v) for v in value]
+    return [str(value)] if value else []
+
+
+def _label(name: str) -> str:
+    return "the " + name.replace("_", " ")
+
+
+def seat_clashes(
+    rs: Ruleset, sid: str, ruling: m.Ruling, facts: dict[str, Any], carry: Carry | None = None
+) -> list[tuple[str, str]]:
+    """(fact, message) for every seat answer the others contradict, as the fact's own complaint.
+
+    Roles a ruling names are different players unless one lists the other in `may_also_be`; a
+    hand carried in as already dead may be named again among the ruling's dead.
+    """
+    carry = carry or Carry()
+    known = [(n, d, _seats_of(facts.get(n))) for n, d in details(rs, sid, ruling, facts, carry)
+             if d.type in ("seat", "seats")]
+    carried_dead = {name for name, _ in carry.dead}
+    listed_dead = {carry.source(n, sid)[0] for n in ruling.dead}
+    out: list[tuple[str, str]] = []
+    for name, d, seats in known:
+        wrong = [s for s in seats if d.seats and s not in d.seats]
+        if wrong:
+            out.append((name, f"{name}: only {' or '.join(d.seats or [])} can be {_label(name)} here, not {wrong[0]}"))
+    for i, (a, da, sa) in enumerate(known):
+        for b, db, sb in known[i + 1:]:
+            common = [s for s in sa if s in sb]
+            if not common or b in da.may_also_be or a in db.may_also_be:
+                continue
+            if (a in carried_dead and b in listed_dead) or (b in carried_dead and a in listed_dead):
+                continue
+            out.append((a, _clash_text(a, da, b, common[0])))
+            out.append((b, _clash_text(b, db, a, common[0])))
+    return out
+
+
+def _clash_text(name: str, definition: m.FactDef, other: str, seat: str) -> str:
+    if definition.type == "seats":
+        return f"{name}: {seat} is {_label(other)}; name only other seats"
+    return f"{name}: {seat} is already {_label(other)}; {_label(name)} is another player"
+
+
+def check_answer(rs: Ruleset, sid: str, facts: dict[str, Any], name: str) -> None:
+    """Refuse the answer just given to `name` if it contradicts the facts so far (UsageError says why).
+
+    Called as each answer comes in, so the judge is asked again for that answer, not a later one.
+    """
+    reached = walk(rs, sid, facts)
+    if isinstance(reached, Question):
+        definition = rs.fact(name, reached.situation) or rs.fact(name, sid)
+        allowed = definition.seats if definition else None
+        wrong = [s for s in _seats_of(facts.get(name)) if allowed and s not in allowed]
+        if wrong and allowed:
+            raise UsageError(f"{name}: only {' or '.join(allowed)} can be {_label(name)} here, not {wrong[0]}")
+        return
+    leaf = _at_leaf(rs, reached, facts)
+    for fact, message in seat_clashes(rs, reached.situation, leaf.ruling, leaf.facts, reached.carry):
+        if fact == name:
+            raise UsageError(message)
 
 
 class _Binder:
@@ -279,11 +368,13 @@ def _formula(times: int, of: str | None, amount: int | None) -> str:
     return what if times == 1 else f"{times} x {what}"
 
 
-def _expand(group: str, other: list[Party], dead: set[str], b: _Binder) -> list[Party]:
+def _expand(group: str, other: list[Party], dead: set[str | None], b: _Binder) -> list[Party]:
     """'others' / 'active' as seats, relative to the party on the other side of the payment."""
     anchor = [p.seat for p in other]
     if any(s is None for s in anchor):
         return [Party(group)]
+    if group == "active" and None in dead:
+        return [Party(group)]  # who is still active depends on a dead seat left open
     skip = set(anchor) | (dead if group == "active" else set())
     return [Party(group, s, b.players.get(s)) for s in m.SEATS if s not in skip]
 
@@ -299,7 +390,7 @@ def build_outcome(
         for p in b.parties(role):
             if p.seat is None or all(p.seat != d.seat for d in dead):
                 dead.append(p)
-    dead_seats = {p.seat for p in dead if p.seat}
+    dead_seats: set[str | None] = {p.seat for p in dead}
     payments: list[Payment] = []
     for t in ruling.pay:
         payers = b.parties(t.from_) if t.from_ not in m.GROUPS else None
@@ -336,7 +427,7 @@ def build_outcome(
         ruleset=rs, start=start, situation=sid, node=nid, ruling=ruling, path=path, facts=dict(facts),
         text=b.fill(ruling.says), dead=dead, payments=payments, awards=awards,
         tiles=[b.fill(t) for t in ruling.tiles], procedure=[b.fill(t) for t in ruling.procedure],
-        notes=[b.fill(t) for t in ruling.notes], settle_lines=settle_lines,
+        notes=[b.fill(t) for t in ruling.notes], settle_lines=settle_lines, owed=b.fill(ruling.owed),
     )
 
 
@@ -348,14 +439,14 @@ def _settle_parties(s: m.Settle, b: _Binder) -> tuple[Party, Party | None]:
     return winner, discarder
 
 
-def _settle(rs: Ruleset, s: m.Settle, b: _Binder, lines: list[str], dead: set[str] | None = None) -> list[Payment]:
+def _settle(rs: Ruleset, s: m.Settle, b: _Binder, lines: list[str], dead: set[str | None] | None = None) -> list[Payment]:
     """A money Mah Jongg by the ruleset's standard schedule (the same code as `referee pay`)."""
     winner, discarder = _settle_parties(s, b)
     value = b.number(s.value)
     jokerless = b.facts.get("jokerless") == "yes"
     singles = b.facts.get("singles_and_pairs") == "yes"
     doubles = b.facts.get("dice_doubles") == "yes"
-    dead_losers = sorted(d for d in (dead or set()) if d not in (winner.seat, discarder.seat if discarder else None))
+    dead_losers = sorted(d for d in (dead or set()) if d and d not in (winner.seat, discarder.seat if discarder else None))
     bet_on = s.bettor if s.bettor in (None, m.WALL_BET) else b.parties(s.bettor)[0].seat
     if winner.seat and (discarder is None or discarder.seat) and value is not None and (s.bettor is None or bet_on):
         result = standard(rs.scoring, winner=winner.seat, how=s.how, value=value,
@@ -386,7 +477,7 @@ def _settle(rs: Ruleset, s: m.Settle, b: _Binder, lines: list[str], dead: set[st
     return [Payment(Party("others"), winner, None, times(sc.self_pick_times))]
 
 
-def _settle_points(rs: Ruleset, s: m.Settle, b: _Binder, lines: list[str], dead: set[str]) -> list[Award]:
+def _settle_points(rs: Ruleset, s: m.Settle, b: _Binder, lines: list[str], dead: set[str | None]) -> list[Award]:
     """A Mah Jongg in a points ruleset: the winner's score, the discarder's penalty (same code as `referee pay`)."""
     winner, discarder = _settle_parties(s, b)
     value = b.number(s.value)
@@ -397,7 +488,7 @@ def _settle_points(rs: Ruleset, s: m.Settle, b: _Binder, lines: list[str], dead:
         result = score_points(rs.scoring, winner=winner.seat, how=s.how, value=value,
                               discarder=discarder.seat if discarder else None, exposures=exposures,
                               jokerless=jokerless, singles_and_pairs=singles, names=b.players,
-                              dead=sorted(d for d in dead if d not in (winner.seat, discarder.seat if discarder else None)))
+                              dead=sorted(d for d in dead if d and d not in (winner.seat, discarder.seat if discarder else None)))
         lines.extend(result.lines)
         return [Award(sc.party, sc.points, sc.formula) for sc in result.scores]
     # seats not known: say it in words

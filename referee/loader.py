@@ -170,8 +170,7 @@ class Ruleset:
             if name in sit.facts:
                 return sit.facts[name]
             if name in sit.roles:
-                role = sit.roles[name]
-                return m.FactDef(type="seat", ask=role.ask, help=role.help)
+                return sit.roles[name].as_fact()
         return self.facts.get(name)
 
 

@@ -81,6 +81,11 @@ class FactDef(Strict):
     choices: dict[str, str] | None = Field(None, description="For type choice: value -> label")
     min: int | None = Field(None, description="For type number: smallest allowed value")
     max: int | None = Field(None, description="For type number: largest allowed value")
+    seats: list[Literal["East", "South", "West", "North"]] | None = Field(
+        None, description="For type seat or seats: the only seats that can play this part (a single seat is filled in without asking)")
+    may_also_be: list[str] = Field(
+        default_factory=list,
+        description="For type seat or seats: other roles or seat facts that may name the same player (roles are different players unless listed here)")
 
     @model_validator(mode="after")
     def _choices_only_for_choice(self) -> "FactDef":
@@ -88,6 +93,8 @@ class FactDef(Strict):
             raise ValueError("a choice fact needs 'choices'")
         if self.type != "choice" and self.choices:
             raise ValueError("'choices' is only for type choice")
+        if self.type not in ("seat", "seats") and (self.seats or self.may_also_be):
+            raise ValueError("'seats' and 'may_also_be' are only for type seat or seats")
         if self.choices:
             for value in self.choices:
                 if not re.match(r"^[a-z0-9][a-z0-9_-]*$", value):
@@ -98,6 +105,13 @@ class FactDef(Strict):
 class RoleDef(Strict):
     ask: str = Field(description="Which seat plays this role?")
     help: str = ""
+    seats: list[Literal["East", "South", "West", "North"]] | None = Field(
+        None, description="The only seats that can play this role (a single seat is filled in without asking)")
+    may_also_be: list[str] = Field(
+        default_factory=list, description="Other roles or seat facts that may name the same player (roles are different players unless listed here)")
+
+    def as_fact(self) -> "FactDef":
+        return FactDef(type="seat", ask=self.ask, help=self.help, seats=self.seats, may_also_be=self.may_also_be)
 
 
 def _role_text(value: Any) -> Any:
@@ -184,6 +198,7 @@ class Ruling(Strict):
     pay: list[Transfer] = Field(default_factory=list, description="Money transfers")
     points: list[PointAward] = Field(default_factory=list, description="Tournament point awards")
     settle: Settle | None = Field(None, description="Pay the Mah Jongg by the standard schedule")
+    owed: str = Field("", description="What is owed, in words, where the ruling leaves the amounts to the table or to payments already made ({role} and {fact} are filled in); shown under Payments")
     tiles: list[str] = Field(default_factory=list, description="What happens to tiles and jokers")
     procedure: list[str] = Field(default_factory=list, description="Steps for the table, in order")
     notes: list[str] = Field(default_factory=list, description="Disagreements between sources, gaps, judgement calls")

@@ -55,6 +55,7 @@ def outcome_json(o: Outcome) -> dict[str, Any]:
         "points": [{"to": party_json(a.party), "points": a.points, "formula": a.formula} for a in o.awards],
         "unit": rs.scoring.unit,
         "settlement": o.settle_lines,
+        "owed": o.owed,
         "tiles": o.tiles,
         "procedure": o.procedure,
         "notes": o.notes,
@@ -78,8 +79,12 @@ def outcome_lines(o: Outcome) -> list[tuple[str, list[str]]]:
     sections.append(("Game", [GAME_TEXT[o.game]]))
     if o.payments:
         sections.append((f"Payments ({rs.scoring.unit})", [p.text for p in o.payments]))
+    elif o.owed:
+        sections.append(("Points" if rs.scoring.kind == "points" else "Payments", [o.owed]))
     elif o.game != "continues" and not o.awards:
-        sections.append(("Payments", ["nobody pays"]))
+        # only a ruling that decides there is nothing to pay gets here (tests/test_leaf_texts.py)
+        sections.append(("Points", ["nobody scores by this ruling"]) if rs.scoring.kind == "points"
+                        else ("Payments", ["nobody pays"]))
     if o.settle_lines:
         sections.append(("Arithmetic", o.settle_lines))
     if o.awards:

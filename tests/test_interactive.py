@@ -140,3 +140,25 @@ def test_questions_reach_the_terminal_when_stdout_is_a_file(tmp_path: Path) -> N
     result = json.loads(doc.read_text())
     assert result["ruling"]["id"] == "HW-2"
     assert result["payments"][0]["from"] == {"seat": "West", "role": "picker", "name": "Ruth"}
+
+
+def test_a_seat_clash_asks_that_seat_again_not_a_later_answer() -> None:
+    child = spawn("rule", "mahjong-in-error", "-a", "others_acted=two")
+    try:
+        child.expect("Which seats exposed or threw in")
+        child.sendline("East,West")
+        child.expect("Which seat declared Mah Jongg")
+        child.sendline("West")  # the declarer is not one of the throwers
+        child.expect("declarer: West is already the exposers")
+        child.expect("answer")
+        child.sendline("North")
+        child.expect("value")
+        child.sendline("40")
+        child.expect("MJE-6")
+        child.expect(r"North pays South 80 \(2 x 40\)")
+        status, rest = finish(child)
+    finally:
+        if child.isalive():
+            child.terminate(force=True)
+    assert status == 0
+    assert "pays East" not in rest and "pays West" not in rest

@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 
 from referee import model as m
 from referee.deadtext import says_dead
-from referee.engine import Outcome, Question, advance
+from referee.engine import Outcome, Question, advance, check_answer
+from referee.errors import UsageError
 from referee.loader import available, load_strict
 from referee.render import outcome_json, outcome_lines
 from referee.scoring import Settlement, standard
@@ -120,7 +121,16 @@ def random_walk(data: st.DataObject, rid: str, sid: str) -> tuple[Outcome, list[
         assert step.fact not in facts, f"{step.fact} asked twice"
         asked.append(step)
         assert len(asked) <= MAX_QUESTIONS, f"{sid}: more than {MAX_QUESTIONS} questions: {[q.fact for q in asked]}"
-        facts[step.fact] = answer(data, step, used)
+        for _ in range(5):  # as at the prompt: a seat the facts so far rule out is refused, asked again
+            before = list(used)
+            value = answer(data, step, used)
+            try:
+                check_answer(rs, sid, {**facts, step.fact: value}, step.fact)
+                break
+            except UsageError:
+                used[:] = before
+                value = None
+        facts[step.fact] = value
 
 
 def check_money(o: Outcome) -> None:

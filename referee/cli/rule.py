@@ -158,21 +158,14 @@ def _help_for(q: Any, situation_help: str) -> str:
 def _resolve(rs: Any, sid: str, facts: dict[str, Any], players: dict[str, str], no_input: bool,
              may_leave: bool = False) -> Any:
     """The outcome; or BACK when `may_leave` and the judge goes back from the first question."""
-    from ..engine import Outcome, advance
+    from ..engine import Outcome, advance, check_answer
     from ..scenarios import run
 
     if no_input:
         return run(rs, sid, facts, players)  # the same replay the scenarios use
     asked: list[str] = []
     while True:
-        try:
-            step = advance(rs, sid, facts, players)
-        except UsageError as exc:  # e.g. two roles given one seat: ask the last answer again
-            if not asked:
-                raise
-            wrapped(ask, exc.message, style="red")
-            facts.pop(asked.pop(), None)
-            continue
+        step = advance(rs, sid, facts, players)  # a clash here comes from answers given up front
         if isinstance(step, Outcome):
             return step
         answer = _prompt(step, len(asked) + 1, rs.situations[step.situation].help, players)
@@ -183,6 +176,11 @@ def _resolve(rs: Any, sid: str, facts: dict[str, Any], players: dict[str, str], 
                 ask.print("[dim]Nothing to go back to.[/]")
                 continue
             facts.pop(asked.pop(), None)
+            continue
+        try:  # e.g. two roles on one seat: refuse this answer and ask this question again
+            check_answer(rs, sid, {**facts, step.fact: answer}, step.fact)
+        except UsageError as exc:
+            wrapped(ask, exc.message, style="red")
             continue
         facts[step.fact] = answer
         asked.append(step.fact)

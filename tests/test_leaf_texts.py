@@ -1,15 +1,25 @@
-"""The Dead hands line agrees with the ruling's own words, on every leaf of every shipped ruleset."""
+"""Every ruling leaf of every shipped ruleset says what its outcome lines show.
+
+- The Dead hands line agrees with the ruling's words: a ruling that says a hand is dead lists it.
+- 'Payments: nobody pays' is printed only under a ruling that decides nobody pays. A ruling that
+  ends the game without computing amounts either says so in its own words, or states what is
+  owed in `owed` (a table's own rule, payments already made).
+"""
 from __future__ import annotations
 
 import dataclasses
+import re
+from typing import Any
 
 import pytest
 
 from referee import model as m
 from referee.checks import lint
 from referee.deadtext import dead_claims, says_dead
-from referee.engine import advance
+from referee.engine import Outcome
 from referee.loader import available, load_strict
+from referee.render import outcome_lines
+from referee.scenarios import run
 
 SAYS_DEAD = [
     "{picker}'s hand is dead.",
@@ -60,12 +70,16 @@ LEAVES = [
 ]
 
 
-@pytest.mark.parametrize("rid,sid,nid", LEAVES, ids=[f"{r}:{s}:{n}" for r, s, n in LEAVES])
-def test_a_ruling_that_says_a_hand_is_dead_lists_it(rid: str, sid: str, nid: str) -> None:
+def _ruling(rid: str, sid: str, nid: str) -> tuple[Any, m.Ruling]:
     rs = load_strict(rid)
     node = rs.situations[sid].nodes[nid]
     assert isinstance(node, m.RulingNode)
-    r = node.ruling
+    return rs, node.ruling
+
+
+@pytest.mark.parametrize("rid,sid,nid", LEAVES, ids=[f"{r}:{s}:{n}" for r, s, n in LEAVES])
+def test_a_ruling_that_says_a_hand_is_dead_lists_it(rid: str, sid: str, nid: str) -> None:
+    rs, r = _ruling(rid, sid, nid)
     claims = dead_claims(r.says)
     if claims:
         assert r.dead, f"{r.id} says {claims[0].clause!r} but lists no dead hand"
@@ -89,15 +103,8 @@ def test_lint_reports_a_ruling_that_says_dead_but_lists_nobody() -> None:
     assert any("'WE-1' says {picker} is dead; add 'picker' to 'dead'" in msg for msg in messages), messages
 
 
-def _rule(sid: str, facts: dict[str, object]):  # type: ignore[no-untyped-def]
-    rs = load_strict("nmjl")
-    known = dict(facts)
-    while True:
-        step = advance(rs, sid, known)
-        if not hasattr(step, "fact"):
-            return step
-        assert step.optional, f"{step.fact} not answered"
-        known[step.fact] = None
+def _rule(sid: str, facts: dict[str, object]) -> Outcome:
+    return run(load_strict("nmjl"), sid, dict(facts), {})  # details not given stay open
 
 
 @pytest.mark.parametrize("when,extra", [
@@ -108,3 +115,26 @@ def _rule(sid: str, facts: dict[str, object]):  # type: ignore[no-untyped-def]
 def test_a_dead_hand_stays_dead_when_the_ruling_is_made_elsewhere(when: str, extra: dict[str, object]) -> None:
     o = _rule("dead-hand-rules", {"dead_accepted": "yes", "dead_when": when, "dead_player": "South", **extra})
     assert "South" in [p.seat for p in o.dead], (o.ruling.id, o.dead)
+
+
+NOBODY_PAYS = re.compile(r"nobody pays|nobody paying|with no payment|nobody is penalized|nothing is owed", re.I)
+NOBODY_SCORES = re.compile(r"nobody scores|scores? 0|scores nothing", re.I)
+
+@pytest.mark.parametrize("rid,sid,nid", LEAVES, ids=[f"{r}:{s}:{n}" for r, s, n in LEAVES])
+def test_a_ruling_that_computes_no_amount_says_what_is_owed(rid: str, sid: str, nid: str) -> None:
+    rs, r = _ruling(rid, sid, nid)
+    if r.game != "ends" or r.pay or r.settle or r.points or r.owed:
+        return  # a replay or redeal settles nothing by definition
+    said = NOBODY_PAYS.search(r.says) or (rs.scoring.kind == "points" and NOBODY_SCORES.search(r.says))
+    assert said, f"{r.id} ends the game, computes no amount and does not say nobody pays: set 'owed'"
+
+
+@pytest.mark.parametrize("sid,facts", [
+    ("jokerless-not-announced", {"singles_and_pairs": "no", "jokerless_claimed_when": "after-paid"}),
+    ("jokerless-not-announced", {"singles_and_pairs": "yes"}),
+    ("self-draw-and-discard-tie", {"tie_simultaneous": "yes", "tie_valid": "both", "tie_table_rule": "none"}),
+])
+def test_nobody_pays_is_not_printed_where_amounts_are_not_computed(sid: str, facts: dict[str, object]) -> None:
+    lines = dict(outcome_lines(_rule(sid, facts)))
+    assert lines.get("Payments") != ["nobody pays"], lines.get("Payments")
+    assert lines.get("Payments"), "the ruling says nothing about what is owed"
