@@ -5,7 +5,7 @@ Every problem names the file that introduced it (an overlay's node names the ove
 from __future__ import annotations
 
 import difflib
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 from . import model as m
 from .deadtext import dead_claims
@@ -148,35 +148,74 @@ def question_depths(rs: Ruleset, sid: str) -> dict[str, int]:
     """Ruling id -> the most decision questions any path from the situation's start asks to reach it.
 
     Paths follow gotos as a judge does: a fact answered before a goto (or settled by its `set`)
-    is not asked again.
+    is not asked again. Rather than walking every path (exponential on a chain of questions
+    whose answers meet again), each node is solved once per set of known facts that can still
+    matter below it: only facts asked at two places, or set by a goto, can be skipped later, so
+    on an ordinary tree each node is solved once and the walk is linear.
     """
-    depths: dict[str, int] = {}
-    stack: list[tuple[str, str, frozenset[str], int, int]] = [(sid, rs.situations[sid].start, frozenset(), 0, 0)]
-    while stack:
-        cur, nid, asked, count, hops = stack.pop()
+    State = tuple[Key, frozenset[str]]
+    steps: dict[Key, list[tuple[Key, frozenset[str]]]] = {}  # node -> (next node, facts the goto sets)
+    asks: dict[Key, str] = {}
+    leaf: dict[Key, str] = {}
+    todo = [(sid, rs.situations[sid].start)]
+    while todo:
+        key = todo.pop()
+        if key in steps:
+            continue
+        cur, nid = key
         sit = rs.situations.get(cur)
         node = sit.nodes.get(nid) if sit else None
-        if node is None or hops > 200:
-            continue
+        out: list[tuple[Key, frozenset[str]]] = []
         if isinstance(node, m.RulingNode):
-            depths[node.ruling.id] = max(depths.get(node.ruling.id, 0), count)
-            continue
-        if isinstance(node, m.GotoNode):
-            targets: list[m.Target] = [m.Goto(goto=node.goto, at=node.at, set=node.set)]
-            step_asked, step_count = asked, count
-        else:
-            targets = [t for _, t in node.branches()]
-            new = node.ask not in asked  # a fact answered once is never asked again
-            step_asked, step_count = asked | {node.ask}, count + (1 if new else 0)
-        for t in targets:
-            if isinstance(t, m.Goto):
-                target_sit = rs.situations.get(t.goto)
-                if target_sit is not None:
-                    known = step_asked | frozenset(t.set)
-                    stack.append((t.goto, t.at or target_sit.start, known, step_count, hops + 1))
+            leaf[key] = node.ruling.id
+        elif isinstance(node, (m.GotoNode, m.QuestionNode)):
+            if isinstance(node, m.GotoNode):
+                targets: list[m.Target] = [m.Goto(goto=node.goto, at=node.at, set=node.set)]
             else:
-                stack.append((cur, t, step_asked, step_count, hops + 1))
-    return depths
+                asks[key] = node.ask
+                targets = [t for _, t in node.branches()]
+            for t in targets:
+                if isinstance(t, m.Goto):
+                    there = rs.situations.get(t.goto)
+                    if there is not None:
+                        out.append(((t.goto, t.at or there.start), frozenset(t.set)))
+                else:
+                    out.append(((cur, t), frozenset()))
+        steps[key] = out
+        todo.extend(k for k, _ in out)
+
+    asked_at = Counter(asks.values())
+    settled = {f for nexts in steps.values() for _, fs in nexts for f in fs}
+    matters = frozenset(f for f, n in asked_at.items() if n > 1 or f in settled)
+
+    # Most questions still to come per ruling, from (node, facts known that matter); iterative
+    # post-order so a long chain cannot hit the recursion limit.
+    solved: dict[State, dict[str, int]] = {}
+    busy: set[State] = set()  # on the current path: a loop (reported by _cycles) adds nothing
+    root: State = ((sid, rs.situations[sid].start), frozenset())
+    stack: list[tuple[State, bool]] = [(root, False)]
+    while stack:
+        state, ready = stack.pop()
+        if state in solved:
+            continue
+        key, known = state
+        fact = asks.get(key)
+        inc = 0 if fact is None or fact in known else 1
+        after = known if fact is None else known | ({fact} & matters)
+        nexts = [((k, after | (fs & matters)), 0 if fact is None else inc) for k, fs in steps.get(key, [])]
+        if not ready:
+            busy.add(state)
+            stack.append((state, True))
+            stack.extend((s, False) for s, _ in nexts if s not in solved and s not in busy)
+            continue
+        busy.discard(state)
+        best: dict[str, int] = {leaf[key]: 0} if key in leaf else {}
+        for s, add in nexts:
+            for ruling_id, depth in solved.get(s, {}).items():
+                if depth + add > best.get(ruling_id, -1):
+                    best[ruling_id] = depth + add
+        solved[state] = best
+    return solved[root]
 
 
 def _cycles(graph: dict[Key, list[Key]], node_place) -> list[Problem]:  # type: ignore[no-untyped-def]

@@ -115,7 +115,8 @@ def walk(rs: Ruleset, sid: str, facts: dict[str, Any]) -> Question | Reached:
     path: list[Step] = []
     carry = Carry()
     facts = dict(facts)  # a goto's `set` fills in facts for this walk only
-    for _ in range(MAX_STEPS):
+    # a walk without a loop visits each node at most once, however long the chain
+    for _ in range(max(MAX_STEPS, sum(len(s.nodes) for s in rs.situations.values()) + 1)):
         sit = rs.situations.get(cur)
         if sit is None or nid not in sit.nodes:
             raise RefereeError(f"ruleset '{rs.id}': '{cur}' has no node '{nid}' (run 'referee check')")

@@ -106,34 +106,40 @@ def tree_lines(rs: Ruleset, sid: str) -> list[str]:
     sit = rs.situation(sid)
     out = [f"{sit.id}: {sit.title}", f"  {sit.summary}", ""]
     seen: set[str] = set()
-
-    def node(nid: str, depth: int, label: str) -> None:
+    # an explicit stack, not recursion: a chain of a thousand questions must still print
+    todo: list[tuple[str, int, str] | str] = [(sit.start, 1, "")]  # a node to print, or a finished line
+    while todo:
+        item = todo.pop()
+        if isinstance(item, str):
+            out.append(item)
+            continue
+        nid, depth, label = item
         pad = "  " * depth
         prefix = f"{pad}{label} -> " if label else pad
         n = sit.nodes.get(nid)
         if n is None:
             out.append(f"{prefix}?? missing node '{nid}'")
-            return
+            continue
         if isinstance(n, m.RulingNode):
             r = n.ruling
             dead = f" dead: {', '.join(r.dead)};" if r.dead else ""
             out.append(f"{prefix}[{r.id}] game {r.game};{dead} {r.says.strip()[:90]}")
-            return
+            continue
         if isinstance(n, m.GotoNode):
             out.append(f"{prefix}goto {n.goto}" + (f" at {n.at}" if n.at else ""))
-            return
+            continue
         fact = rs.fact(n.ask, sid)
         out.append(f"{prefix}? {n.ask}: {fact.ask if fact else '(undefined fact)'}")
         if nid in seen:
-            return
+            continue
         seen.add(nid)
+        later: list[tuple[str, int, str] | str] = []
         for value, target in n.branches():
             if isinstance(target, m.Goto):
-                out.append(f"{pad}  {value} -> goto {target.goto}" + (f" at {target.at}" if target.at else ""))
+                later.append(f"{pad}  {value} -> goto {target.goto}" + (f" at {target.at}" if target.at else ""))
             else:
-                node(target, depth + 1, value)
-
-    node(sit.start, 1, "")
+                later.append((target, depth + 1, value))
+        todo.extend(reversed(later))
     return out
 
 
