@@ -1,6 +1,7 @@
 """Turning what a judge types into a fact's value, with the valid choices named on refusal."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .errors import UsageError
@@ -9,6 +10,26 @@ from .model import BETTOR, SEATS, FactDef
 YES = {"yes", "y", "true", "t", "1"}
 NO = {"no", "n", "false", "f", "0"}
 _SEAT_ALIASES = {s.lower(): s for s in SEATS} | {s[0].lower(): s for s in SEATS}
+_WHOLE = re.compile(r"-?[0-9]{1,9}")  # ASCII digits only: str.isdigit() also takes '²', which int() refuses
+# A card value when the ruleset defines no hand_value fact: the card prints them in fives.
+CARD_VALUE = FactDef(type="number", ask="Card value of the hand", min=20, max=200, multiple_of=5)
+
+
+def is_index(raw: str, count: int) -> bool:
+    """Whether what was typed is a menu number 1..count."""
+    return raw.isascii() and raw.isdigit() and len(raw) < 6 and 1 <= int(raw) <= count
+
+
+def whole(name: str, raw: Any) -> int:
+    """A whole number typed or written in a file, refused in one line however long or odd it is."""
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        raw = str(raw)
+    text = str(raw).strip()
+    if not _WHOLE.fullmatch(text):
+        if text.lstrip("-").isascii() and text.lstrip("-").isdigit():
+            raise UsageError(f"{name}: a number with {len(text.lstrip('-'))} digits is far too large")
+        raise UsageError(f"{name}: '{raw}' is not a whole number")
+    return int(text)
 
 
 def seat(raw: Any, what: str = "seat") -> str:
@@ -51,7 +72,7 @@ def normalize(name: str, fact: FactDef, raw: Any) -> Any:
         values = list(fact.choices)
         if key.lower() in values:
             return key.lower()
-        if key.isdigit() and 1 <= int(key) <= len(values):
+        if is_index(key, len(values)):
             return values[int(key) - 1]
         for value, label in fact.choices.items():
             if key.lower() == label.lower():
@@ -70,14 +91,13 @@ def normalize(name: str, fact: FactDef, raw: Any) -> Any:
             raise UsageError(f"{name}: name {want} seats, separated by commas (got {len(seats)})")
         return sorted(seats, key=SEATS.index)
     if fact.type == "number":
-        try:
-            value = int(str(raw).strip())
-        except ValueError:
-            raise UsageError(f"{name}: '{raw}' is not a whole number") from None
+        value = whole(name, raw)
         if fact.min is not None and value < fact.min:
             raise UsageError(f"{name}: {value} is below the smallest allowed value, {fact.min}")
         if fact.max is not None and value > fact.max:
             raise UsageError(f"{name}: {value} is above the largest allowed value, {fact.max}")
+        if fact.multiple_of and value % fact.multiple_of:
+            raise UsageError(f"{name}: {value} is not a multiple of {fact.multiple_of}")
         return value
     raise AssertionError(fact.type)  # pragma: no cover
 

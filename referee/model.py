@@ -86,6 +86,7 @@ class FactDef(Strict):
     may_also_be: list[str] = Field(
         default_factory=list,
         description="For type seat or seats: other roles or seat facts that may name the same player (roles are different players unless listed here)")
+    multiple_of: int | None = Field(None, ge=1, description="For type number: answers must be a multiple of this (card values go in fives)")
 
     @model_validator(mode="after")
     def _choices_only_for_choice(self) -> "FactDef":
@@ -95,6 +96,8 @@ class FactDef(Strict):
             raise ValueError("'choices' is only for type choice")
         if self.type not in ("seat", "seats") and (self.seats or self.may_also_be):
             raise ValueError("'seats' and 'may_also_be' are only for type seat or seats")
+        if self.type != "number" and self.multiple_of is not None:
+            raise ValueError("'multiple_of' is only for type number")
         if self.choices:
             for value in self.choices:
                 if not re.match(r"^[a-z0-9][a-z0-9_-]*$", value):

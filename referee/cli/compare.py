@@ -80,7 +80,7 @@ def pay(
     winner: str = typer.Option(..., "--winner", "-w", metavar="SEAT", help="Seat that won: East, South, West, North (or E, S, W, N)."),
     how: str = typer.Option(..., "--how", metavar="HOW", help="discard, self-pick or joker-exchange."),
     discarder: Optional[str] = typer.Option(None, "--discarder", "-d", metavar="SEAT", help="Seat that threw the winning tile (discard wins)."),
-    value: int = typer.Option(..., "--value", "-v", min=0, help="Card value of the winning hand (25, 30, 35 ...)."),
+    value_text: str = typer.Option(..., "--value", "-v", metavar="VALUE", help="Card value of the winning hand (25, 30, 35 ...): a multiple of 5, at least 20."),
     jokerless: bool = typer.Option(False, "--jokerless", help="The hand is jokerless and the winner announced it."),
     singles_and_pairs: bool = typer.Option(False, "--singles-and-pairs", help="A Singles and Pairs hand (never doubled for jokerless)."),
     exposures: Optional[int] = typer.Option(None, "--exposures", min=0, max=4, help="The winner's number of exposures (tournament discarder penalties)."),
@@ -92,11 +92,12 @@ def pay(
     as_json: bool = typer.Option(False, "--json", help="Print one JSON document."),
 ) -> None:
     """Settle a valid Mah Jongg by the ruleset's schedule, showing every step of the arithmetic."""
-    from ..answers import players_map, seat as to_seat
+    from ..answers import CARD_VALUE, normalize, players_map, seat as to_seat
     from ..loader import load_strict
     from ..scoring import points, standard
 
     rs = load_strict(ruleset)
+    value = normalize("--value", rs.facts.get("hand_value") or CARD_VALUE, value_text)  # same bounds as the prompt's
     if how not in ("discard", "self-pick", "joker-exchange"):
         raise UsageError(f"--how must be discard, self-pick or joker-exchange, not '{how}'")
     win = to_seat(winner, "--winner")

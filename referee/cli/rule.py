@@ -16,6 +16,7 @@ QUIT = ("q", "quit", "exit")
 
 
 def _pick_situation(rs: Any, words: str | None, no_input: bool) -> str:
+    from ..answers import is_index
     from ..search import exact, search
 
     sits = list(rs.situations.values())
@@ -61,7 +62,7 @@ def _pick_situation(rs: Any, words: str | None, no_input: bool) -> str:
         choice = _ask_line(f"Which one? (number, {enter}or new words; back, list, q)").strip()
         if choice == "" and not listed:
             return shown[0].id
-        if choice.isdigit() and 1 <= int(choice) <= len(shown):
+        if is_index(choice, len(shown)):
             return shown[int(choice) - 1].id
         words = None if choice.lower() in ("", "back") else choice
 
@@ -105,7 +106,7 @@ def _seat_label(seat: str, players: dict[str, str]) -> str:
 
 
 def _prompt(q: Any, number: int, situation_help: str, players: dict[str, str]) -> Any:
-    from ..answers import normalize
+    from ..answers import is_index, normalize
     from ..model import SEATS
 
     d = q.definition
@@ -139,7 +140,7 @@ def _prompt(q: Any, number: int, situation_help: str, players: dict[str, str]) -
                 return None
             continue
         try:
-            if options and raw.isdigit() and 1 <= int(raw) <= len(options) and d.type != "choice":
+            if options and is_index(raw, len(options)) and d.type != "choice":
                 raw = options[int(raw) - 1][0]
             return normalize(q.fact, d, raw)
         except UsageError as exc:
