@@ -143,43 +143,67 @@ def tree_lines(rs: Ruleset, sid: str) -> list[str]:
     return out
 
 
+def dot_text(text: str) -> str:
+    """Text safe inside a DOT double-quoted string: a trailing backslash cannot eat the quote."""
+    flat = " ".join(str(text).split())  # no line breaks or control characters in a label
+    return "".join(c for c in flat if c.isprintable()).replace("\\", "\\\\").replace('"', '\\"')
+
+
+_MERMAID_ENTITIES = {c: f"#{ord(c)};" for c in '"#&<>|`[]{}()'}
+
+
+def mermaid_text(text: str) -> str:
+    """Text safe as a Mermaid label: quotes, pipes, brackets and markup become entity codes."""
+    flat = " ".join(str(text).split())
+    return "".join(_MERMAID_ENTITIES.get(c, c) for c in flat if c.isprintable())
+
+
 def tree_graph(rs: Ruleset, sid: str, fmt: str) -> str:
-    """Mermaid or Graphviz dot text of a situation's tree."""
+    """Mermaid or Graphviz dot text of a situation's tree.
+
+    Every name and label from the ruleset is escaped; node ids are ours (n0, g0), never the
+    ruleset's, so nothing an author writes can close a string or start a statement.
+    """
     from . import model as m
 
     sit = rs.situation(sid)
+    mermaid = fmt == "mermaid"
+    esc = mermaid_text if mermaid else dot_text
     ids = {nid: f"n{i}" for i, nid in enumerate(sit.nodes)}
+    gotos: dict[str, str] = {}
     lines: list[str] = []
-    esc = (lambda s: s.replace('"', "'")) if fmt == "mermaid" else (lambda s: s.replace('"', '\\"'))
+
+    def box(gid: str, label: str, kind: str) -> None:
+        if mermaid:
+            shape = {"question": ('{"', '"}'), "goto": ('(["', '"])')}.get(kind, ('["', '"]'))
+            lines.append(f"  {gid}{shape[0]}{esc(label)}{shape[1]}")
+        else:
+            shape = {"question": "diamond", "goto": "oval"}.get(kind, "box")
+            lines.append(f'  {gid} [shape={shape}, label="{esc(label)}"];')
+
+    def edge(a: str, b: str, label: str) -> None:
+        lines.append(f"  {a} -->|{esc(label)}| {b}" if mermaid else f'  {a} -> {b} [label="{esc(label)}"];')
+
     for nid, n in sit.nodes.items():
         if isinstance(n, m.RulingNode):
             label = f"{n.ruling.id}: game {n.ruling.game}" + (f", dead {', '.join(n.ruling.dead)}" if n.ruling.dead else "")
+            box(ids[nid], label, "ruling")
         elif isinstance(n, m.GotoNode):
-            label = f"goto {n.goto}"
+            box(ids[nid], f"goto {n.goto}", "ruling")
         else:
             fact = rs.fact(n.ask, sid)
-            label = fact.ask if fact else n.ask
-        if fmt == "mermaid":
-            shape = ('{"', '"}') if isinstance(n, m.QuestionNode) else ('["', '"]')
-            lines.append(f"  {ids[nid]}{shape[0]}{esc(label)}{shape[1]}")
-        else:
-            shape = "diamond" if isinstance(n, m.QuestionNode) else "box"
-            lines.append(f'  {ids[nid]} [shape={shape}, label="{esc(label)}"];')
+            box(ids[nid], fact.ask if fact else n.ask, "question")
     for nid, n in sit.nodes.items():
         if not isinstance(n, m.QuestionNode):
             continue
         for value, target in n.branches():
             if isinstance(target, m.Goto):
-                gid = f"goto_{target.goto.replace('-', '_')}"
-                if fmt == "mermaid":
-                    lines.append(f'  {gid}(["goto {target.goto}"])')
-                    lines.append(f"  {ids[nid]} -->|{value}| {gid}")
-                else:
-                    lines.append(f'  {gid} [shape=oval, label="goto {target.goto}"];')
-                    lines.append(f'  {ids[nid]} -> {gid} [label="{value}"];')
+                if target.goto not in gotos:
+                    gotos[target.goto] = f"g{len(gotos)}"
+                    box(gotos[target.goto], f"goto {target.goto}", "goto")
+                edge(ids[nid], gotos[target.goto], value)
             elif target in ids:
-                lines.append(f"  {ids[nid]} -->|{value}| {ids[target]}" if fmt == "mermaid"
-                             else f'  {ids[nid]} -> {ids[target]} [label="{value}"];')
-    if fmt == "mermaid":
+                edge(ids[nid], ids[target], value)
+    if mermaid:
         return "flowchart TD\n" + "\n".join(lines)
-    return f'digraph "{sit.id}" {{\n' + "\n".join(lines) + "\n}"
+    return f'digraph "{esc(sit.id)}" {{\n' + "\n".join(lines) + "\n}"

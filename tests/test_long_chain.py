@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 from referee.checks import question_depths
 from referee.cli import app
 from referee.loader import load_strict
+from referee.render import tree_graph
 
 N = 1200
 HEADER = "id: chain\ntitle: Long chain\nversion: '1'\nsources:\n  BOOK:\n    title: The book\n"
@@ -59,8 +60,15 @@ def test_show_prints_every_question(chain: Path) -> None:
     words = " ".join(result.stdout.split())  # deep lines wrap at the terminal's width
     assert f"? q{N - 1}: Question {N - 1}?" in words
     assert "[L-END] game continues;" in words
+    # a graph is only drawn from a tree the lint passes, and this one asks too many questions
     dot = CliRunner().invoke(app, ["show", "long", "--ruleset", str(chain), "--format", "dot"])
-    assert dot.exit_code == 0 and dot.stdout.count(" -> ") == 2 * N
+    assert dot.exit_code == 1
+    assert dot.stderr.splitlines() == [f"referee: {lint_line(chain)}"]
+    assert tree_graph(load_strict(str(chain)), "long", "dot").count(" -> ") == 2 * N
+
+
+def lint_line(chain: Path) -> str:
+    return CliRunner().invoke(app, ["check", str(chain)]).stdout.strip()
 
 
 def test_rule_walks_to_the_end(chain: Path) -> None:

@@ -5,7 +5,7 @@ from typing import Optional
 
 import typer
 
-from ..errors import UsageError
+from ..errors import LoadError, UsageError
 from ..safe import clean, controls
 from . import EXIT_FINDING, RULESET_OPT, app, err, examples, guarded, out, print_json, safe
 from .show import styled, width, wrapped
@@ -89,6 +89,11 @@ def show(
             indent = len(line) - len(line.lstrip(" "))
             wrapped(out, line.lstrip(" "), first=" " * indent, rest=" " * (indent + 4))
     elif fmt in ("mermaid", "dot"):
+        from ..checks import lint
+
+        problems = lint(rs)  # a graph is drawn from a tree the lint passed, never from a broken one
+        if problems:
+            raise LoadError(problems)
         print(controls(tree_graph(rs, situation, fmt)))
     else:
         raise UsageError(f"unknown format '{fmt}'; choose text, mermaid or dot")
