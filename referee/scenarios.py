@@ -72,6 +72,16 @@ def ruleset_for(path: Path, data: m.Answers) -> str:
         return "nmjl"
 
 
+# Keys that say a file is part of a ruleset, not answers: one line instead of a dozen unknown keys.
+_NOT_ANSWERS = (
+    ({"nodes"}, "a situation file"),
+    ({"start"}, "a situation file"),
+    ({"patch"}, "an overlay's patch file"),
+    ({"version"}, "a ruleset.yaml"),
+    ({"facts"}, "a facts file"),
+)
+
+
 def load_file(path: Path) -> Scenario:
     from . import cache
     from .files import Document, decode, read_bytes
@@ -85,6 +95,11 @@ def load_file(path: Path) -> Scenario:
         from .yamlload import parse
 
         doc = parse(text, str(path))
+        if isinstance(doc.data, dict) and "situation" not in doc.data:
+            for keys, what in _NOT_ANSWERS:
+                if keys & set(doc.data):
+                    raise LoadError([Problem(doc.place(()), f"this is {what}, not a scenario or answers file "
+                                             "(ruleset files belong in a folder with its ruleset.yaml)")])
         data, problems = validate(m.Answers, doc)
         if data is None:
             raise LoadError(problems)
@@ -103,10 +118,12 @@ def facts_of(rs: Ruleset, sc: Scenario) -> tuple[dict[str, Any], dict[str, str]]
                 facts[name] = normalize(name, fact_for(rs, sc.situation, name), value)
             except UsageError as exc:
                 raise LoadError([Problem(sc.doc.place((section, name)), exc.message)]) from None
-    try:
-        players = players_map(sc.data.players)
-    except UsageError as exc:
-        raise LoadError([Problem(sc.doc.place(("players",)), exc.message)]) from None
+    players: dict[str, str] = {}
+    for key, name in sc.data.players.items():
+        try:
+            players.update(players_map({key: name}))
+        except UsageError as exc:
+            raise LoadError([Problem(sc.doc.place(("players", key)), exc.message)]) from None
     return facts, players
 
 
@@ -153,18 +170,27 @@ def compare(o: Outcome, expect: m.Expect) -> list[str]:
     return out
 
 
-def replay(path: Path) -> tuple[Scenario, Ruleset, Outcome]:
-    """Load a scenario or answers file and run it; every failure is a LoadError placed in the file."""
-    sc = load_file(path)
+def ruleset_of(sc: Scenario, name: str | None = None) -> Ruleset:
+    """The ruleset a file names (or `name`, given on the command line), its situation checked too;
+    an unknown id is an error placed in the file."""
     try:
-        rs = load_strict(sc.ruleset)
+        rs = load_strict(name or sc.ruleset)
     except UsageError as exc:
+        if name:
+            raise
         raise LoadError([Problem(sc.doc.place(("ruleset",)), exc.message)]) from None
     if sc.situation not in rs.situations:
         try:
             rs.situation(sc.situation)
         except UsageError as exc:
             raise LoadError([Problem(sc.doc.place(("situation",)), exc.message)]) from None
+    return rs
+
+
+def replay(path: Path) -> tuple[Scenario, Ruleset, Outcome]:
+    """Load a scenario or answers file and run it; every failure is a LoadError placed in the file."""
+    sc = load_file(path)
+    rs = ruleset_of(sc)
     facts, players = facts_of(rs, sc)
     try:
         return sc, rs, run(rs, sc.situation, facts, players)

@@ -11,14 +11,6 @@ from ..errors import LoadError, UsageError
 from . import EXIT_FINDING, app, err, examples, guarded, out, safe
 
 
-def _ruleset_folder(p: Path) -> Path | None:
-    """The ruleset folder a path belongs to: the folder itself, or a file inside it."""
-    for candidate in [p, *p.parents][:3]:
-        if candidate.is_dir() and (candidate / "ruleset.yaml").is_file():
-            return candidate
-    return None
-
-
 @app.command(epilog=examples("referee check", "referee check rulesets/my-house", "referee check scenarios/nmjl"))
 @guarded
 def check(paths: list[Path] = typer.Argument(None, metavar="PATHS", help="Ruleset folders, ruleset ids, scenario files or folders. Default: everything shipped.")) -> None:
@@ -26,6 +18,7 @@ def check(paths: list[Path] = typer.Argument(None, metavar="PATHS", help="Rulese
     from ..checks import lint
     from ..loader import available, load
     from ..scenarios import default_paths, replay, scenario_files
+    from ..targets import classify
 
     problems = []
     targets: list[str] = []
@@ -33,16 +26,9 @@ def check(paths: list[Path] = typer.Argument(None, metavar="PATHS", help="Rulese
     if not paths:
         targets = list(available())
         scen = scenario_files([p for p in default_paths() if p.exists()])
-    for p in paths or []:
-        folder = _ruleset_folder(p)
-        if folder is not None:
-            targets.append(str(folder))
-        elif p.is_dir() and any((c / "ruleset.yaml").is_file() for c in p.iterdir()):
-            targets += [str(c) for c in sorted(p.iterdir()) if (c / "ruleset.yaml").is_file()]
-        elif not p.exists() and "/" not in str(p) and not p.suffix:
-            targets.append(str(p))  # a ruleset id
-        else:
-            scen += scenario_files([p])
+    else:
+        kinds = classify(list(paths))
+        targets, scen, problems = kinds.rulesets, kinds.scenarios, kinds.problems
     for t in targets:
         rs, found = load(t)
         problems += found

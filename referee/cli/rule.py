@@ -252,15 +252,16 @@ def rule(
         check(log_to.db)
     from ..answers import normalize
     from ..loader import load_strict
-    from ..scenarios import fact_for, facts_of, load_file, players_map
+    from ..scenarios import fact_for, facts_of, load_file, players_map, ruleset_of
 
     file_facts: dict[str, Any] = {}
     players: dict[str, str] = {}
     sc = load_file(answers) if answers is not None else None
-    if sc is not None:
-        situation = situation or sc.situation
-        ruleset = ruleset or sc.ruleset
-    rs = load_strict(ruleset or "nmjl")
+    if sc is not None and situation is None:
+        rs = ruleset_of(sc, ruleset)  # a wrong ruleset or situation in the file is placed in the file
+        situation = sc.situation
+    else:
+        rs = load_strict(ruleset or (sc.ruleset if sc else "nmjl"))
     # 'back' at the first question returns to the situation choice, unless answers were given
     # for this situation up front (they would not fit another)
     may_leave = not no_input and sc is None and not answer and not seat and situation not in rs.situations
