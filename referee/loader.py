@@ -216,7 +216,7 @@ def _message(err: dict[str, Any], loc: Loc, siblings: set[str] = frozenset()) ->
     last = loc[-1] if loc else ""
     if kind == "extra_forbidden":
         bad = str(err["loc"][-1])
-        hint = difflib.get_close_matches(bad, _candidates(siblings - {bad}), n=1)
+        hint = difflib.get_close_matches(bad, [k for k in _candidates(siblings - {bad}) if k != bad], n=1)  # never itself
         return f"unknown key '{bad}'" + (f"; did you mean '{hint[0]}'?" if hint else "")
     if kind == "missing":
         return f"missing required key '{err['loc'][-1]}'"
