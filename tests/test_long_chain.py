@@ -112,3 +112,12 @@ def test_a_fact_answered_before_a_goto_is_not_counted_again(tmp_path: Path) -> N
     assert question_depths(rs, "second") == {"T-END": 4}
     result = CliRunner().invoke(app, ["check", str(root)])
     assert result.exit_code == 0, result.output
+
+
+def test_cleaning_a_deeply_indented_line_is_linear() -> None:
+    """show's text tree indents two spaces per question; cleaning such a line must not backtrack."""
+    from referee.safe import clean
+
+    line = " " * 100_000 + "? q1: Question 1?"
+    assert clean(line) == line
+    assert clean("a" + " " * 100_000 + "\n  b") == "a b"
