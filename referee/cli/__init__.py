@@ -52,8 +52,19 @@ def guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
         except KeyboardInterrupt:
             err.print("\nreferee: interrupted")
             raise typer.Exit(EXIT_INTERRUPTED) from None
+        except BrokenPipeError:
+            raise
+        except OSError as exc:  # a path the system refuses (name too long, no permission): one line
+            fail(UsageError(_os_message(exc)))
 
     return wrapper
+
+
+def _os_message(exc: OSError) -> str:
+    name = str(exc.filename) if exc.filename is not None else ""
+    if len(name) > 60:
+        name = f"{name[:40]}... ({len(name)} characters)"
+    return f"{name}: {exc.strerror or exc}" if name else f"cannot read: {exc.strerror or exc}"
 
 
 def _pairs(items: list[str], flag: str) -> dict[str, str]:
