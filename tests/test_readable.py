@@ -11,7 +11,8 @@ import typer
 import referee
 from referee import model as m
 from referee.cli import app
-from referee.cli.show import SafeConsole, wrapped
+from referee.cli.consoles import SafeConsole
+from referee.cli.show import wrapped
 from referee.engine import details
 from referee.loader import available, load_strict
 from test_cli import HOUSE, run

@@ -50,3 +50,33 @@ assert r.exit_code == 0, r.output
     _modules_after(code)  # the first run writes the cache entry (REFEREE_CACHE_DIR is a temporary folder)
     mods = _modules_after(code)
     assert "yaml" not in mods and "referee.yamlload" not in mods
+
+
+def test_a_json_ruling_by_id_imports_neither_rich_nor_search() -> None:
+    """Rich is for text and the prompt; search is for words that are not an id. `rule ID --json`
+    needs neither (together they cost about what the rest of the ruling does)."""
+    code = """
+from typer.testing import CliRunner
+from referee.cli import app
+r = CliRunner().invoke(app, ["rule", "wrong-end", "-a", "several_wrong_end=no", "-a", "wrong_end_discard_mj=no",
+                             "--seat", "picker=West", "--no-input", "--json"])
+assert r.exit_code == 0, r.output
+assert r.output.startswith("{"), r.output
+"""
+    mods = _modules_after(code)
+    assert not {name for name in mods if name == "rich" or name.startswith("rich.")}
+    assert "referee.search" not in mods
+
+
+def test_text_output_still_goes_through_the_safe_console() -> None:
+    """The consoles are made on first print; what they print is the same as before."""
+    code = """
+from typer.testing import CliRunner
+from referee.cli import app
+r = CliRunner().invoke(app, ["rule", "wrong-end", "-a", "several_wrong_end=no", "-a", "wrong_end_discard_mj=no",
+                             "--seat", "picker=West", "--no-input"])
+assert r.exit_code == 0, r.output
+assert "Ruling" in r.output, r.output
+"""
+    mods = _modules_after(code)
+    assert "referee.cli.consoles" in mods

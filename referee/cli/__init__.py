@@ -14,7 +14,7 @@ import typer
 from .. import __version__
 from ..errors import LoadError, RefereeError, UsageError
 from .helpfmt import App, examples  # noqa: F401  (examples: for the commands)
-from .show import PromptConsole, SafeConsole, print_json, safe  # noqa: F401  (print_json: for the commands)
+from .show import LazyConsole, print_json, safe  # noqa: F401  (print_json: for the commands)
 
 app = App(
     add_completion=False,
@@ -23,9 +23,24 @@ app = App(
     epilog="Start with 'referee rule' and type what happened, e.g. 'wrong wall' or 'false mahj'. "
            "'referee COMMAND --help' shows a command's options and examples.",
 )
-out = SafeConsole()
-err = SafeConsole(stderr=True)
-ask = PromptConsole()  # questions and the choices they offer
+
+
+def _safe_console(**kw: Any) -> Any:
+    from .consoles import SafeConsole
+
+    return SafeConsole(**kw)
+
+
+def _prompt_console() -> Any:
+    from .consoles import PromptConsole
+
+    return PromptConsole()
+
+
+# Made on first print: `rule --json` never imports rich.
+out = LazyConsole(_safe_console)
+err = LazyConsole(lambda: _safe_console(stderr=True))
+ask = LazyConsole(_prompt_console)  # questions and the choices they offer
 
 EXIT_OK, EXIT_FINDING, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 

@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any, Optional
 
 import typer
-from rich.markup import escape
 
 from . import EXIT_FINDING, app, err, examples, guarded, out, print_json, safe
 from .helpfmt import App
@@ -154,6 +153,8 @@ def show(
     if r.seats:
         out.print("[bold]Seats:[/] " + safe(", ".join(f"{k}={v if not isinstance(v, list) else ','.join(v)}" for k, v in r.seats.items())))
     out.print("[bold]As printed:[/]")
+    from rich.markup import escape
+
     out.print(escape(r.printed.rstrip()))  # many lines: markup escaped, controls shown by the console
 
 

@@ -16,13 +16,13 @@ QUIT = ("q", "quit", "exit")
 
 
 def _pick_situation(rs: Any, words: str | None, no_input: bool) -> str:
+    if words and words in rs.situations:
+        return words  # an id: no search, and no situation built but this one
     from ..answers import is_index
     from ..search import exact, search
 
     sits = list(rs.situations.values())
     if words:
-        if words in rs.situations:
-            return words
         hit = exact(sits, words)
         if hit:
             return hit.id
@@ -278,7 +278,8 @@ def rule(
         if outcome is not BACK:
             break
         situation = None
-    out.record = log_to is not None  # keep what is printed, for the log
+    if log_to is not None:
+        out.record = True  # keep what is printed, for the log
     if as_json:
         from ..render import outcome_json
 

@@ -1,6 +1,6 @@
 """Where text leaves the program: consoles that cannot be hijacked, wrapping, the prompt's stream.
 
-Every string printed passes `SafeConsole.render_str`, which shows control and bidi
+Every string printed passes `SafeConsole.render_str` (in `consoles`), which shows control and bidi
 characters as visible escapes; rich emoji codes are off. Markup stays ours: a field that
 came from a ruleset, an answer or the command line goes through `safe` (one line, markup
 escaped) before it is put inside a markup string.
@@ -9,28 +9,47 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable
 
-from rich.console import Console
-from rich.markup import escape
-from rich.text import Text
+from ..safe import clean, dumps
 
-from ..safe import clean, controls, dumps
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.text import Text
 
 
-class SafeConsole(Console):
-    def __init__(self, **kw: Any) -> None:
-        kw.setdefault("highlight", False)
-        kw.setdefault("soft_wrap", True)  # machine-read lines (check, test) are never wrapped
-        super().__init__(emoji=False, **kw)
+class LazyConsole:
+    """Stands in for a console, made on first use (`make`); every attribute passes through.
 
-    def render_str(self, text: str, **kw: Any) -> Text:
-        kw["emoji"] = False
-        return super().render_str(controls(text), **kw)
+    Importing rich costs about as much as the rest of `referee rule --json`, which writes its
+    JSON without a console; only what prints text pays for it.
+    """
+
+    def __init__(self, make: Callable[[], Console]) -> None:
+        object.__setattr__(self, "_make", make)
+        object.__setattr__(self, "_console", None)
+
+    def get(self) -> Console:
+        if self._console is None:
+            object.__setattr__(self, "_console", self._make())
+        return self._console
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.get(), name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        setattr(self.get(), name, value)
+
+
+def real(console: Console | LazyConsole) -> Console:
+    """The console itself, for rich calls that need one (`Text.wrap`)."""
+    return console.get() if isinstance(console, LazyConsole) else console
 
 
 def safe(value: Any) -> str:
     """A field from outside the program, ready to sit inside markup: one line, markup escaped."""
+    from rich.markup import escape
+
     return escape(clean(value))
 
 
@@ -52,22 +71,10 @@ def is_terminal(stream: Any) -> bool:
         return False
 
 
-class PromptConsole(SafeConsole):
-    """Questions go to the terminal: stdout when it is one, else stderr, so a redirected
-    stdout (`--json > file`, a pipe) holds only the ruling. Decided at each print, because
-    the streams can be swapped after start-up (tests do)."""
-
-    @property
-    def file(self) -> Any:
-        return sys.stdout if is_terminal(sys.stdout) else sys.stderr
-
-    @file.setter
-    def file(self, new_file: Any) -> None:  # rich sets it; the choice above always wins
-        pass
-
-
 def styled(*parts: str | tuple[str, str]) -> Text:
     """Text from plain parts, each `str` or `(str, style)`; every part is cleaned, none is markup."""
+    from rich.text import Text
+
     text = Text()
     for part in parts:
         value, style = (part, "") if isinstance(part, str) else part
@@ -75,9 +82,12 @@ def styled(*parts: str | tuple[str, str]) -> Text:
     return text
 
 
-def wrap(console: Console, text: str | Text, first: str = "", rest: str | None = None, style: str = "") -> list[Text]:
+def wrap(console: Console | LazyConsole, text: str | Text, first: str = "", rest: str | None = None, style: str = "") -> list[Text]:
     """`text` wrapped at word boundaries to the console's width, `first` before line one and
     `rest` (default: as many spaces) before the others, so lists and numbered steps hang."""
+    from rich.text import Text
+
+    console = real(console)
     rest = " " * len(first) if rest is None else rest
     body = styled((text, style)) if isinstance(text, str) else text
     room = max(width(console.file) - max(len(first), len(rest)), 12)
@@ -88,7 +98,7 @@ def wrap(console: Console, text: str | Text, first: str = "", rest: str | None =
     return lines or [Text(first)]
 
 
-def wrapped(console: Console, text: str | Text, first: str = "", rest: str | None = None, style: str = "") -> None:
+def wrapped(console: Console | LazyConsole, text: str | Text, first: str = "", rest: str | None = None, style: str = "") -> None:
     for line in wrap(console, text, first, rest, style):
         console.print(line, soft_wrap=True)
 
