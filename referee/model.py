@@ -114,7 +114,9 @@ class RoleDef(Strict):
         default_factory=list, description="Other roles or seat facts that may name the same player (roles are different players unless listed here)")
 
     def as_fact(self) -> "FactDef":
-        return FactDef(type="seat", ask=self.ask, help=self.help, seats=self.seats, may_also_be=self.may_also_be)
+        # Built without validation: this role is valid, so its seat fact is too, and building
+        # FactDef's deferred validator would cost a ruling several milliseconds.
+        return FactDef.model_construct(type="seat", ask=self.ask, help=self.help, seats=self.seats, may_also_be=self.may_also_be)
 
 
 def _role_text(value: Any) -> Any:

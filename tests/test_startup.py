@@ -80,3 +80,16 @@ assert "Ruling" in r.output, r.output
 """
     mods = _modules_after(code)
     assert "referee.cli.consoles" in mods
+
+
+def test_the_program_builds_the_named_command_and_still_knows_the_others() -> None:
+    """`python -m referee rule ...` builds only `rule`; a misspelt or absent command builds them all."""
+    run = [sys.executable, "-m", "referee"]
+    p = subprocess.run(run + ["rule", "wrong-end", "-a", "several_wrong_end=no", "-a", "wrong_end_discard_mj=no",
+                              "--seat", "picker=West", "--no-input", "--json"], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["ruling"]["id"]
+    p = subprocess.run(run + ["rul"], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2 and "Did you mean 'rule'" in p.stderr, p.stderr
+    p = subprocess.run(run + ["--help"], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0 and "search" in p.stdout and "rule" in p.stdout

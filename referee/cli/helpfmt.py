@@ -7,7 +7,9 @@ option names (`FACT=VALUE`, `SEAT`), and nothing after a flag.
 """
 from __future__ import annotations
 
+import copy
 import re
+import sys
 from typing import Any
 
 import typer
@@ -79,6 +81,23 @@ class App(typer.Typer):
     def command(self, *args: Any, **kw: Any) -> Any:
         kw.setdefault("cls", Command)
         return super().command(*args, **kw)
+
+    def __call__(self, *args: Any, **kw: Any) -> Any:
+        """Run the program, building only the command named first on the command line when
+        there is one: typer builds every command's options up front, which costs a ruling
+        about as much as the ruling itself. Anything else (a group, an option, a typo) builds all."""
+        words = kw.get("args")
+        words = sys.argv[1:] if words is None else list(words)
+        named = [c for c in self.registered_commands if words and _name(c) == words[0]]
+        if len(named) != 1:
+            return super().__call__(*args, **kw)
+        only = copy.copy(self)
+        only.registered_commands, only.registered_groups = named, []
+        return typer.Typer.__call__(only, *args, **kw)
+
+
+def _name(command: Any) -> str:
+    return command.name or command.callback.__name__.lower().replace("_", "-")  # typer's rule
 
 
 def examples(*commands: str) -> str:
