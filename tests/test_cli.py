@@ -347,6 +347,19 @@ def test_show_errors() -> None:
     assert r.code == 2 and "did you mean 'picked-wrong-end'" in r.stderr
 
 
+def test_show_shortens_a_long_ruling_at_a_word_and_says_so() -> None:
+    from referee.render import tree_lines
+
+    rs = load_strict("nmjl")
+    line = next(x for x in tree_lines(rs, "served-early") if "[SE-2]" in x)
+    shown = line.split(";", 2)[-1].strip()
+    full = " ".join(rs.situation("served-early").nodes["picker_pays"].ruling.says.split())
+    assert len(full) > 90 and shown.endswith("\u2026"), shown
+    kept = shown[:-1].rstrip()
+    # the cut falls between two words, so no word is shown half
+    assert full.startswith(kept) and full[len(kept)] == " ", (kept, full)
+
+
 def test_show_every_shipped_situation() -> None:
     from referee.render import tree_graph, tree_lines
 
