@@ -389,6 +389,23 @@ def test_rulesets() -> None:
     assert text.code == 0 and "nmjl" in text.stdout
 
 
+
+def test_rulesets_says_which_one_has_problems(tmp_path: Path) -> None:
+    # a group's copy with a typo still loads in part; the listing must not pass it off as sound
+    import shutil
+
+    shutil.copytree(TESTS / "rulesets" / "house", tmp_path / "ours")
+    (tmp_path / "ours" / "ruleset.yaml").write_text(
+        (tmp_path / "ours" / "ruleset.yaml").read_text(encoding="utf-8").replace("id: house", "id: ours"), encoding="utf-8")
+    bad = next((tmp_path / "ours" / "situations").glob("*.yaml"))
+    bad.write_text(bad.read_text(encoding="utf-8") + "oops: [unclosed\n", encoding="utf-8")
+    env = {"REFEREE_RULESETS": str(tmp_path)}
+    rows = {row["id"]: row for row in run("rulesets", "--json", env=env).json()}
+    assert rows["ours"]["problems"] >= 1 and rows["nmjl"]["problems"] == 0
+    line = next(x for x in run("rulesets", env=env).stdout.splitlines() if x.startswith("ours "))
+    assert "problem" in line and "referee check" in line, line
+
+
 # ---------------------------------------------------------------------------
 # authors' tools
 
