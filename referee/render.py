@@ -99,6 +99,15 @@ def outcome_lines(o: Outcome) -> list[tuple[str, list[str]]]:
     return sections
 
 
+def _gist(text: str, limit: int = 90) -> str:
+    """The start of a ruling for the tree view, cut between words and marked as cut."""
+    flat = " ".join(text.split())
+    if len(flat) <= limit:
+        return flat
+    kept = flat[: flat.rfind(" ", 0, limit + 1)].rstrip(" ,;:")
+    return kept + (" \u2026" if kept.endswith(".") else "\u2026")
+
+
 def tree_lines(rs: Ruleset, sid: str) -> list[str]:
     """A situation's tree as indented text."""
     from . import model as m
@@ -123,7 +132,7 @@ def tree_lines(rs: Ruleset, sid: str) -> list[str]:
         if isinstance(n, m.RulingNode):
             r = n.ruling
             dead = f" dead: {', '.join(r.dead)};" if r.dead else ""
-            out.append(f"{prefix}[{r.id}] game {r.game};{dead} {r.says.strip()[:90]}")
+            out.append(f"{prefix}[{r.id}] game {r.game};{dead} {_gist(r.says)}")
             continue
         if isinstance(n, m.GotoNode):
             out.append(f"{prefix}goto {n.goto}" + (f" at {n.at}" if n.at else ""))

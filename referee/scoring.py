@@ -69,6 +69,12 @@ class Settlement:
         return net
 
 
+def _who(seat: str, name: str | None, *tags: str) -> str:
+    """A seat in the worked arithmetic, with its player's name and why it pays what it pays."""
+    inner = [t for t in (name, *tags) if t]
+    return f"{seat} ({', '.join(inner)})" if inner else seat
+
+
 def _factors(scoring: Scoring, jokerless: bool, singles_and_pairs: bool, dice_doubles: bool, lines: list[str]) -> int:
     factor = 1
     if jokerless and not singles_and_pairs:
@@ -143,28 +149,31 @@ def standard(
         formula = f"{times * factor} x {value}"
         out.payments.append(Payment(Party(role, seat, names.get(seat)), win, amount, formula))
         tags = [t for t, on in (("discarder", role == "discarder"), ("dead, pays like any loser", seat in dead)) if on]
-        out.lines.append(f"{seat}{' (' + ', '.join(tags) + ')' if tags else ''}: {times} x {value}"
+        out.lines.append(f"{_who(seat, names.get(seat), *tags)}: {times} x {value}"
                          + (f" x {factor}" if factor != 1 else "") + f" = {amount}")
     if bettor_on == WALL_BET:
         bet = Party("bettor", BETTOR, names.get(BETTOR))
         times = scoring.self_pick_times if self_pick else scoring.others_times
         wall_bet = Payment(bet, win, value * times * factor, f"{times * factor} x {value}")
         out.payments.append(wall_bet)
-        out.lines.append(f"{bet.label} (bet on a wall game) pays like a player who did not discard: {wall_bet.amount}")
+        out.lines.append(f"{_who(BETTOR, bet.name, 'bet on a wall game')} pays like a player who did not discard: "
+                         f"{wall_bet.amount}")
     elif bettor_on:
         if bettor_on not in SEATS:
             from .errors import UsageError
 
             raise UsageError(f"the bettor must bet on a seat ({', '.join(SEATS)}) or on a wall game, not '{bettor_on}'")
         bet = Party("bettor", BETTOR, names.get(BETTOR))
+        bettor = _who(BETTOR, bet.name, f"bet on {bettor_on}")
+        like = _who(bettor_on, names.get(bettor_on))
         extra = []
         for p in out.payments:
             if p.payer.seat == bettor_on:
                 extra.append(Payment(bet, p.payee, p.amount, p.formula))
-                out.lines.append(f"{bet.label} (bet on {bettor_on}) pays like {bettor_on}: {p.amount}")
+                out.lines.append(f"{bettor} pays like {like}: {p.amount}")
             elif p.payee.seat == bettor_on:
                 extra.append(Payment(p.payer, bet, p.amount, p.formula))
-                out.lines.append(f"{bet.label} (bet on {bettor_on}) collects like {bettor_on} from {p.payer.seat}: {p.amount}")
+                out.lines.append(f"{bettor} collects like {like} from {p.payer.label}: {p.amount}")
         out.payments.extend(extra)
     out.lines.append(f"{win.label} collects {sum(p.amount or 0 for p in out.payments if p.payee.seat == winner)}")
     return out
@@ -225,7 +234,7 @@ def points(
         total += bonus
     formula = str(total) if total is not None else " ".join(parts)
     out.scores.append(Score(Party("winner", winner, names.get(winner)), total, formula))
-    out.lines.append(f"{winner} (winner): {formula}")
+    out.lines.append(f"{_who(winner, names.get(winner), 'winner')}: {formula}")
     for seat in SEATS:
         if seat == winner:
             continue
@@ -233,16 +242,17 @@ def points(
         if seat == discarder and scoring.discarder_penalties:
             if exposures is None:
                 out.scores.append(Score(party, None, "the discarder's penalty by the winner's exposures"))
-                out.lines.append(f"{seat} (discarder): penalty by the winner's number of exposures (not given)")
+                out.lines.append(f"{_who(seat, party.name, 'discarder')}: penalty by the winner's number of exposures (not given)")
                 continue
             pen = discarder_penalty(scoring, exposures)
             out.scores.append(Score(party, pen, str(pen)))
-            out.lines.append(f"{seat} (discarder, winner had {exposures} exposure{'s' if exposures != 1 else ''}): {pen:+d}"
-                             if pen else f"{seat} (discarder, winner had {exposures} exposures): 0")
+            had = f"winner had {exposures} exposure{'s' if exposures != 1 else ''}"
+            out.lines.append(f"{_who(seat, party.name, 'discarder', had)}: {pen:+d}" if pen
+                             else f"{_who(seat, party.name, 'discarder', had)}: 0")
         elif seat in dead:
             out.scores.append(Score(Party("dead", seat, names.get(seat)), scoring.dead_points, str(scoring.dead_points)))
-            out.lines.append(f"{seat} (dead): {scoring.dead_points}")
+            out.lines.append(f"{_who(seat, names.get(seat), 'dead')}: {scoring.dead_points}")
         else:
             out.scores.append(Score(party, 0, "0"))
-            out.lines.append(f"{seat}{' (discarder)' if seat == discarder else ''}: 0")
+            out.lines.append(f"{_who(seat, party.name, *(['discarder'] if seat == discarder else []))}: 0")
     return out

@@ -347,6 +347,19 @@ def test_show_errors() -> None:
     assert r.code == 2 and "did you mean 'picked-wrong-end'" in r.stderr
 
 
+def test_show_shortens_a_long_ruling_at_a_word_and_says_so() -> None:
+    from referee.render import tree_lines
+
+    rs = load_strict("nmjl")
+    line = next(x for x in tree_lines(rs, "served-early") if "[SE-2]" in x)
+    shown = line.split(";", 2)[-1].strip()
+    full = " ".join(rs.situation("served-early").nodes["picker_pays"].ruling.says.split())
+    assert len(full) > 90 and shown.endswith("\u2026"), shown
+    kept = shown[:-1].rstrip()
+    # the cut falls between two words, so no word is shown half
+    assert full.startswith(kept) and full[len(kept)] == " ", (kept, full)
+
+
 def test_show_every_shipped_situation() -> None:
     from referee.render import tree_graph, tree_lines
 
@@ -374,6 +387,23 @@ def test_rulesets() -> None:
     assert "nmjl" in rows
     text = run("rulesets")
     assert text.code == 0 and "nmjl" in text.stdout
+
+
+
+def test_rulesets_says_which_one_has_problems(tmp_path: Path) -> None:
+    # a group's copy with a typo still loads in part; the listing must not pass it off as sound
+    import shutil
+
+    shutil.copytree(TESTS / "rulesets" / "house", tmp_path / "ours")
+    (tmp_path / "ours" / "ruleset.yaml").write_text(
+        (tmp_path / "ours" / "ruleset.yaml").read_text(encoding="utf-8").replace("id: house", "id: ours"), encoding="utf-8")
+    bad = next((tmp_path / "ours" / "situations").glob("*.yaml"))
+    bad.write_text(bad.read_text(encoding="utf-8") + "oops: [unclosed\n", encoding="utf-8")
+    env = {"REFEREE_RULESETS": str(tmp_path)}
+    rows = {row["id"]: row for row in run("rulesets", "--json", env=env).json()}
+    assert rows["ours"]["problems"] >= 1 and rows["nmjl"]["problems"] == 0
+    line = next(x for x in run("rulesets", env=env).stdout.splitlines() if x.startswith("ours "))
+    assert "problem" in line and "referee check" in line, line
 
 
 # ---------------------------------------------------------------------------

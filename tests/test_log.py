@@ -90,6 +90,9 @@ def test_show_gives_questions_answers_and_the_printed_ruling(db: Path) -> None:
     assert "Was the picker's discard claimed for Mah Jongg? yes" in r.stdout
     assert "table 7" in r.stdout and "West Ruth" in r.stdout
     assert printed.strip() in r.stdout
+    # the hand value was asked after the tree, so it is no question; show it all the same
+    assert "Seats: picker=West, winner=East" in r.stdout
+    assert "Other answers: hand_value=25" in r.stdout
 
 
 def test_without_logging_options_no_log_is_opened(db: Path) -> None:

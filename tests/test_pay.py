@@ -165,3 +165,23 @@ def test_settle_ruling_uses_the_same_code():
     s = standard(rs.scoring, winner="East", how="discard", discarder="South", value=25, jokerless=True)
     assert o.settle_lines == s.lines
     assert sorted((p.payer.seat, p.amount) for p in o.payments) == sorted((p.payer.seat, p.amount) for p in s.payments)
+
+
+def test_the_arithmetic_names_each_seat_with_its_player() -> None:
+    # the payments name the players; the worked arithmetic above them must too, or a judge
+    # reading "West: 1 x 25" has to look up who West is
+    names = {"East": "Ruth", "West": "Bea", "North": "Ann", "Bettor": "Kay"}
+    s = standard(MONEY, winner="North", how="discard", discarder="East", value=25, names=names,
+                 dead=["West"], bettor_on="West")
+    assert "East (Ruth, discarder): 2 x 25 = 50" in s.lines
+    assert "South: 1 x 25 = 25" in s.lines
+    assert "West (Bea, dead, pays like any loser): 1 x 25 = 25" in s.lines
+    assert "Bettor (Kay, bet on West) pays like West (Bea): 25" in s.lines
+    assert "North (Ann) collects 125" in s.lines
+    s = standard(MONEY, winner="North", how="self-pick", value=25, names=names, bettor_on="North")
+    assert "Bettor (Kay, bet on North) collects like North (Ann) from East (Ruth): 50" in s.lines
+    p = points(load_strict("tournament").scoring, winner="North", how="discard", discarder="East",
+               value=25, exposures=2, names=names, dead=["West"])
+    assert any(line.startswith("North (Ann, winner): ") for line in p.lines), p.lines
+    assert any(line.startswith("East (Ruth, discarder, winner had 2 exposures): ") for line in p.lines), p.lines
+    assert any(line.startswith("West (Bea, dead): ") for line in p.lines), p.lines

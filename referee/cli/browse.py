@@ -116,10 +116,14 @@ def rulesets(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) 
             "situations": len(rs.situations) if rs else 0,
             "scoring": rs.scoring.kind if rs else "",
             "folder": str(folder),
+            "problems": len(problems),
         })
     if as_json:
         print_json(rows)
         return
     for r in rows:
         ext = f" extends {r['extends']}" if r["extends"] else ""
+        if r["problems"]:
+            n = r["problems"]
+            ext += f"; {n} problem{'s' if n != 1 else ''}, see 'referee check {r['folder']}'"
         out.print(f"[bold]{safe(r['id'])}[/] {safe(r['version'])}  {safe(r['title'])}  [dim]({r['situations']} situations, {safe(r['scoring'])}{safe(ext)})[/]")

@@ -152,6 +152,10 @@ def show(
             out.print(f"  {i}. {safe(q['question'])} [bold]{safe(str(answer))}[/]")
     if r.seats:
         out.print("[bold]Seats:[/] " + safe(", ".join(f"{k}={v if not isinstance(v, list) else ','.join(v)}" for k, v in r.seats.items())))
+    asked = {q.get("fact") for q in r.questions}
+    others = {k: v for k, v in r.answers.items() if k not in asked and k not in r.seats}
+    if others:  # hand and declared values are asked after the tree, so they are no question
+        out.print("[bold]Other answers:[/] " + safe(", ".join(f"{k}={v}" for k, v in others.items())))
     out.print("[bold]As printed:[/]")
     from rich.markup import escape
 

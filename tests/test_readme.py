@@ -1,0 +1,56 @@
+"""The README's worked examples print what the program prints.
+
+A user copies a `$ referee ...` line from a ```text block and expects the output shown under
+it. Blocks that elide output with `...` (an interactive session, the log) are left out; the
+ruleset's content hash changes with every rules edit, so it is compared as a placeholder.
+"""
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from referee.cli import app
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+HASH = re.compile(r"\([0-9a-f]{12}\)")
+# the width the README's examples were wrapped at
+WIDTH = "91"
+
+
+def examples() -> list[tuple[str, str]]:
+    found = []
+    for block in re.findall(r"```text\n(.*?)```", README, flags=re.S):
+        lines = block.splitlines()
+        if not lines or not lines[0].startswith("$ referee "):
+            continue
+        if any(line.strip() == "..." for line in lines):
+            continue
+        command = lines[0][2:]
+        rest = lines[1:]
+        while command.endswith("\\"):
+            command = command[:-1] + " " + rest.pop(0).strip()
+        found.append((command, "\n".join(rest)))
+    return found
+
+
+def normal(text: str) -> str:
+    return HASH.sub("(HASH)", text).strip()
+
+
+def test_the_readme_has_runnable_examples() -> None:
+    commands = [c for c, _ in examples()]
+    assert any(c.startswith("referee rule ") for c in commands)
+    assert any(c.startswith("referee pay ") for c in commands)
+
+
+@pytest.mark.parametrize("command,shown", examples(), ids=lambda v: v[:40] if isinstance(v, str) else None)
+def test_readme_example_prints_what_it_shows(command: str, shown: str, tmp_path: Path) -> None:
+    env = {"COLUMNS": WIDTH, "REFEREE_DB": str(tmp_path / "rulings.db"), "REFEREE_RULESETS": ""}
+    result = CliRunner().invoke(app, shlex.split(command)[1:], env=env)
+    assert result.exit_code == 0, result.output
+    assert normal(result.stdout) == normal(shown)
