@@ -357,7 +357,11 @@ class _Binder:
             before = text[: match.start()].rstrip()
             return word[:1].upper() + word[1:] if not before or before[-1] in ".!?:" else word
 
-        return PLACEHOLDER.sub(at_sentence_start, text)
+        return _POSSESSIVE_AFTER_NAME.sub(r"\1's (\2's)", PLACEHOLDER.sub(at_sentence_start, text))
+
+
+# "{caller}'s hand" with a name given reads "North's (Ann's) hand", not "North (Ann)'s hand".
+_POSSESSIVE_AFTER_NAME = re.compile(r"\b(East|South|West|North|Bettor) \(([^()]+)\)'s\b")
 
 
 def _formula(times: int, of: str | None, amount: int | None) -> str:

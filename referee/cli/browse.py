@@ -33,6 +33,8 @@ def search(
     if as_json:
         print_json([{"id": h.situation.id, "title": h.situation.title, "score": h.score,
                      "matched": h.matched, "words": list(h.words)} for h in hits])
+        if not hits:  # the same exit code as the text form: scripts test it, not the output
+            raise typer.Exit(EXIT_FINDING)
         return
     if not hits:
         err.print(f"referee: no situation matches '{safe(' '.join(words))}'; try 'referee list'")

@@ -66,7 +66,17 @@ def _bet(raw: str | None) -> str | None:
 
     if raw is None:
         return None
-    return WALL_BET if raw.strip().lower() == WALL_BET else seat(raw, "--bettor")
+    if raw.strip().lower() == WALL_BET:
+        return WALL_BET
+    try:
+        return seat(raw, "--bettor")
+    except UsageError as exc:
+        raise UsageError(f"{exc.message}, or '{WALL_BET}' for a bet on a wall game") from None
+
+
+# What judges type for the ways a Mah Jongg is made.
+_HOW_ALIASES = {"self": "self-pick", "selfpick": "self-pick", "self-drawn": "self-pick", "self-draw": "self-pick",
+                "exchange": "joker-exchange", "joker": "joker-exchange", "thrown": "discard", "called": "discard"}
 
 
 @app.command(epilog=examples(
@@ -98,6 +108,7 @@ def pay(
 
     rs = load_strict(ruleset)
     value = normalize("--value", rs.facts.get("hand_value") or CARD_VALUE, value_text)  # same bounds as the prompt's
+    how = _HOW_ALIASES.get(how.strip().lower(), how)
     if how not in ("discard", "self-pick", "joker-exchange"):
         raise UsageError(f"--how must be discard, self-pick or joker-exchange, not '{how}'")
     win = to_seat(winner, "--winner")
@@ -144,6 +155,9 @@ def pay(
         for p in result.payments:
             wrapped(out, p.text, first="  ", rest="    ")
     out.print(f"[bold]Totals ({safe(sc.unit)}):[/]")
-    for s, n in totals.items():
-        out.print(f"  {safe(label(s)):<16} {n:+d}")
+    shown = {s: safe(label(s)) for s in totals}
+    name_width = max(16, *(len(t) for t in shown.values()))
+    amount_width = max(len(f"{n:+d}") for n in totals.values())
+    for s, n in totals.items():  # amounts right-aligned so the signs and digits line up
+        out.print(f"  {shown[s]:<{name_width}} {n:>+{amount_width}d}")
     out.print(f"[dim]ruleset {safe(rs.id)} {safe(rs.meta.version)} ({rs.hash})[/]")
