@@ -185,6 +185,7 @@ def main() -> int:
         table.add("referee rulesets / ruling", median_ratio(wall["rulesets"], wall["rule"]), "x", 1.2)
 
         load_rows(table, work, sizes, args.runs)
+        handout_rows(table, env, min(args.runs, 5))
     except RuntimeError as exc:
         print(f"benchmark could not run: {exc}")
     finally:
@@ -251,6 +252,30 @@ def search_rows(table: Table, folder: Path, runs: int) -> None:
     table.add(f"search {len(sits):,} situations, 1 word", median(t1), "s", 0.05)
     table.add(f"search {len(sits):,} situations, 8 words", median(t8), "s", None)
     table.add("  8 words / 1 word", median_ratio(t8, t1), "x", 8)
+
+
+HANDOUTS = """
+import sys, time
+from referee.handouts import build
+from referee.loader import available, load_strict
+rulesets = [load_strict(rid) for rid in available()]  # loading is measured above; this times the handouts
+start, cpu = time.perf_counter(), time.process_time()
+for rs in rulesets:
+    build(rs, "html")
+print(time.perf_counter() - start, time.process_time() - cpu)
+"""
+
+
+def handout_rows(table: Table, env: dict[str, str], runs: int) -> None:
+    """Every shipped ruleset's HTML booklet, each run in a new process (no layouts remembered)."""
+    samples: list[Sample] = []
+    for _ in range(runs):
+        p = subprocess.run([sys.executable, "-c", HANDOUTS], capture_output=True, text=True, env=env, cwd=ROOT)
+        if p.returncode != 0:
+            raise RuntimeError(f"handouts exited {p.returncode}: {p.stderr[-500:]}")
+        wall, cpu = (float(x) for x in p.stdout.split()[-2:])
+        samples.append((wall, cpu))
+    table.add("booklets of every shipped ruleset", median(samples), "s", 1.0)
 
 
 if __name__ == "__main__":
