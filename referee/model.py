@@ -8,7 +8,7 @@ field carries a description an editor can show.
 import re
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, PrivateAttr, Tag, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, field_validator, model_validator
 
 SEATS: tuple[str, ...] = ("East", "South", "West", "North")
 GROUPS: dict[str, str] = {
@@ -113,15 +113,10 @@ class RoleDef(Strict):
     may_also_be: list[str] = Field(
         default_factory=list, description="Other roles or seat facts that may name the same player (roles are different players unless listed here)")
 
-    _fact: Any = PrivateAttr(default=None)
-
     def as_fact(self) -> "FactDef":
-        # Built once per role and without validation: this role is valid, so its seat fact is
-        # too; building FactDef's deferred validator would cost a ruling several milliseconds, and
-        # the handouts ask for the same role's fact thousands of times.
-        if self._fact is None:
-            self._fact = FactDef.model_construct(type="seat", ask=self.ask, help=self.help, seats=self.seats, may_also_be=self.may_also_be)
-        return self._fact
+        # Built without validation: this role is valid, so its seat fact is too, and building
+        # FactDef's deferred validator would cost a ruling several milliseconds.
+        return FactDef.model_construct(type="seat", ask=self.ask, help=self.help, seats=self.seats, may_also_be=self.may_also_be)
 
 
 def _role_text(value: Any) -> Any:
