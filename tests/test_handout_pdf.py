@@ -11,7 +11,7 @@ import subprocess
 import pytest
 
 from referee.handouts import build
-from referee.handouts.pdf import ARGS, available, chromium, html_to_pdf
+from referee.handouts.pdf import ARGS, available, chromium, print_page
 from referee.loader import load_strict
 
 REASON = available()
@@ -37,45 +37,57 @@ def tournament_html() -> str:
     return html
 
 
-def test_booklet_loads_nothing_and_renders_every_flowchart(tournament_html: str) -> None:
+@pytest.fixture(scope="class")
+def browser():  # type: ignore[no-untyped-def]
+    """One Chromium for every print in the class: a launch costs seconds, a page next to nothing.
+
+    Class-scoped, not module: playwright's sync API cannot start while another instance runs,
+    and test_cli_writes_a_pdf goes through html_to_pdf, which starts its own.
+    """
     from playwright.sync_api import sync_playwright
 
-    requested: list[str] = []
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium(), args=ARGS)
+        b = p.chromium.launch(executable_path=chromium(), args=ARGS)
         try:
-            page = browser.new_page()
+            yield b
+        finally:
+            b.close()
+
+
+class TestInOneBrowser:
+    def test_booklet_loads_nothing_and_renders_every_flowchart(self, browser, tournament_html: str) -> None:  # type: ignore[no-untyped-def]
+        requested: list[str] = []
+        page = browser.new_page()
+        try:
             page.on("request", lambda r: requested.append(r.url))
             page.set_content(tournament_html, wait_until="load")
             page.emulate_media(media="print")
             drawn = page.eval_on_selector_all("svg.flowchart", "els => els.map(e => e.getBoundingClientRect().width)")
             headings = page.eval_on_selector_all("section.situation h3", "els => els.map(e => e.firstChild.textContent.trim())")
         finally:
-            browser.close()
-    assert [u for u in requested if not u.startswith(("data:", "about:"))] == []
-    rs = load_strict("tournament")
-    assert len(drawn) == len(rs.situations) and min(drawn) > 50
-    assert sorted(headings) == sorted(s.title for s in rs.situations.values())
+            page.close()
+        assert [u for u in requested if not u.startswith(("data:", "about:"))] == []
+        rs = load_strict("tournament")
+        assert len(drawn) == len(rs.situations) and min(drawn) > 50
+        assert sorted(headings) == sorted(s.title for s in rs.situations.values())
 
+    @pytest.mark.parametrize("paper", ["Letter", "A4"])
+    def test_booklet_prints_with_every_situation(self, browser, tournament_html: str, paper: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
+        rs = load_strict("tournament")
+        pdf = print_page(browser, tournament_html, paper)
+        n = pages(pdf)
+        phases = len({s.phase for s in rs.situations.values()})
+        # every phase starts a page; about a page a situation, never a runaway layout
+        assert phases + 2 < n < 2 * len(rs.situations), n
+        text = " ".join(pdf_text(pdf, tmp_path).split())
+        for sit in rs.situations.values():
+            assert " ".join(sit.title.split()) in text, sit.title
 
-@pytest.mark.parametrize("paper", ["Letter", "A4"])
-def test_booklet_prints_with_every_situation(tournament_html: str, paper: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    rs = load_strict("tournament")
-    pdf = html_to_pdf(tournament_html, paper)
-    n = pages(pdf)
-    phases = len({s.phase for s in rs.situations.values()})
-    # every phase starts a page; about a page a situation, never a runaway layout
-    assert phases + 2 < n < 2 * len(rs.situations), n
-    text = " ".join(pdf_text(pdf, tmp_path).split())
-    for sit in rs.situations.values():
-        assert " ".join(sit.title.split()) in text, sit.title
-
-
-@pytest.mark.parametrize("paper", ["Letter", "A4"])
-def test_quick_sheet_is_at_most_two_pages(paper: str) -> None:
-    for ruleset in ("nmjl", "card-game", "tournament"):
-        pdf = html_to_pdf(build(ruleset, "html", sheet="quick"), paper)
-        assert 1 <= pages(pdf) <= 2, (ruleset, paper, pages(pdf))
+    @pytest.mark.parametrize("paper", ["Letter", "A4"])
+    def test_quick_sheet_is_at_most_two_pages(self, browser, paper: str) -> None:  # type: ignore[no-untyped-def]
+        for ruleset in ("nmjl", "card-game", "tournament"):
+            pdf = print_page(browser, build(ruleset, "html", sheet="quick"), paper)
+            assert 1 <= pages(pdf) <= 2, (ruleset, paper, pages(pdf))
 
 
 def test_cli_writes_a_pdf(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -51,12 +51,20 @@ def html_to_pdf(html: str, paper: str = "Letter") -> bytes:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=chromium(), args=ARGS)
             try:
-                page = browser.new_page()
-                page.set_content(html, wait_until="load")
-                page.emulate_media(media="print")
-                return page.pdf(format=paper, print_background=True, prefer_css_page_size=True)
+                return print_page(browser, html, paper)
             finally:
                 browser.close()
     except Error as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise UsageError(f"Chromium could not print the handout: {first}; {HINT}") from None
+
+
+def print_page(browser, html: str, paper: str = "Letter") -> bytes:  # type: ignore[no-untyped-def]
+    """Print with an already running playwright browser (one launch can serve many prints)."""
+    page = browser.new_page()
+    try:
+        page.set_content(html, wait_until="load")
+        page.emulate_media(media="print")
+        return page.pdf(format=paper, print_background=True, prefer_css_page_size=True)  # type: ignore[no-any-return]
+    finally:
+        page.close()
