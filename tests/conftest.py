@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import itertools
 import os
 from pathlib import Path
 
@@ -23,6 +24,27 @@ def _cache_in_tmp(tmp_path_factory: pytest.TempPathFactory):
         os.environ["REFEREE_CACHE_DIR"] = old
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _build_the_cli_once():
+    """typer turns `app` into a click command afresh on every CliRunner.invoke, about two thirds
+    of an in-process call's time; the app is complete once imported, so build it once."""
+    import typer.main
+    import typer.testing
+
+    built: dict[int, tuple[object, object]] = {}
+    plain = typer.testing._get_command
+
+    def once(typer_app):  # type: ignore[no-untyped-def]
+        hit = built.get(id(typer_app))
+        if hit is None or hit[0] is not typer_app:
+            hit = built[id(typer_app)] = (typer_app, plain(typer_app))
+        return hit[1]
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(typer.testing, "_get_command", once)
+        yield
+
+
 @pytest.fixture
 def cli():
     runner = CliRunner()
@@ -33,9 +55,20 @@ def cli():
     return invoke
 
 
+@pytest.fixture(scope="session")
+def _log_dirs(tmp_path_factory: pytest.TempPathFactory):
+    # One numbered folder per test from tmp_path_factory.mktemp rescans every earlier one:
+    # quadratic, about ten seconds over the suite. A counter under one folder costs a mkdir.
+    root = tmp_path_factory.mktemp("logs")
+    return root, itertools.count()
+
+
 @pytest.fixture(autouse=True)
-def _private_log(tmp_path_factory, monkeypatch):
+def _private_log(_log_dirs, monkeypatch):
     """No test records into the real rulings log, whatever the developer's shell has set."""
     for name in ("REFEREE_EVENT", "REFEREE_JUDGE", "REFEREE_ROUND", "REFEREE_TABLE"):
         monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("REFEREE_DB", str(tmp_path_factory.mktemp("log") / "rulings.db"))
+    root, counter = _log_dirs
+    here = root / str(next(counter))
+    here.mkdir()
+    monkeypatch.setenv("REFEREE_DB", str(here / "rulings.db"))
