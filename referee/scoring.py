@@ -91,10 +91,27 @@ def _factors(scoring: Scoring, jokerless: bool, singles_and_pairs: bool, dice_do
     return factor
 
 
+HOWS = ("discard", "self-pick", "joker-exchange")
+# What judges type for the ways a Mah Jongg is made.
+_HOW_WORDS = {"self": "self-pick", "selfpick": "self-pick", "self-drawn": "self-pick", "self-draw": "self-pick",
+              "exchange": "joker-exchange", "joker": "joker-exchange", "thrown": "discard", "called": "discard"}
+
+
+def how_of(raw: str, what: str = "how") -> str:
+    """How a Mah Jongg was made, from the words a judge types ('self' is a self-pick)."""
+    from .errors import UsageError
+
+    key = raw.strip().lower()
+    how = _HOW_WORDS.get(key, raw)
+    if how not in HOWS:
+        raise UsageError(f"{what} must be discard, self-pick or joker-exchange, not '{raw}'")
+    return how
+
+
 def _check_seats(winner: str, how: str, discarder: str | None, dead: tuple[str, ...] | list[str]) -> None:
     from .errors import UsageError
 
-    if how not in ("discard", "self-pick", "joker-exchange"):
+    if how not in HOWS:
         raise UsageError(f"how must be discard, self-pick or joker-exchange, not '{how}'")
     if how == "discard" and not discarder:
         raise UsageError("a discard win needs the discarder's seat")

@@ -74,11 +74,6 @@ def _bet(raw: str | None) -> str | None:
         raise UsageError(f"{exc.message}, or '{WALL_BET}' for a bet on a wall game") from None
 
 
-# What judges type for the ways a Mah Jongg is made.
-_HOW_ALIASES = {"self": "self-pick", "selfpick": "self-pick", "self-drawn": "self-pick", "self-draw": "self-pick",
-                "exchange": "joker-exchange", "joker": "joker-exchange", "thrown": "discard", "called": "discard"}
-
-
 @app.command(epilog=examples(
     "referee pay --winner East \\\n  --how discard --discarder West \\\n  --value 30",
     "referee pay --winner South \\\n  --how self-pick --value 25 \\\n  --jokerless --player South=Ruth",
@@ -104,13 +99,11 @@ def pay(
     """Settle a valid Mah Jongg by the ruleset's schedule, showing every step of the arithmetic."""
     from ..answers import CARD_VALUE, normalize, players_map, seat as to_seat
     from ..loader import load_strict
-    from ..scoring import points, standard
+    from ..scoring import how_of, points, standard
 
     rs = load_strict(ruleset)
     value = normalize("--value", rs.facts.get("hand_value") or CARD_VALUE, value_text)  # same bounds as the prompt's
-    how = _HOW_ALIASES.get(how.strip().lower(), how)
-    if how not in ("discard", "self-pick", "joker-exchange"):
-        raise UsageError(f"--how must be discard, self-pick or joker-exchange, not '{how}'")
+    how = how_of(how, "--how")
     win = to_seat(winner, "--winner")
     dis = to_seat(discarder, "--discarder") if discarder else None
     if how == "discard" and dis is None:
