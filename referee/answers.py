@@ -11,8 +11,9 @@ YES = {"yes", "y", "true", "t", "1"}
 NO = {"no", "n", "false", "f", "0"}
 _SEAT_ALIASES = {s.lower(): s for s in SEATS} | {s[0].lower(): s for s in SEATS}
 _WHOLE = re.compile(r"-?[0-9]{1,9}")  # ASCII digits only: str.isdigit() also takes '²', which int() refuses
-# A card value when the ruleset defines no hand_value fact: the card prints them in fives.
-CARD_VALUE = FactDef(type="number", ask="Card value of the hand", min=20, max=200, multiple_of=5)
+# A card value when the ruleset defines no hand_value fact: the card prints them in fives. Built
+# without validation (these values are valid) so importing this module builds no pydantic schema.
+CARD_VALUE = FactDef.model_construct(type="number", ask="Card value of the hand", min=20, max=200, multiple_of=5)
 
 
 def is_index(raw: str, count: int) -> bool:

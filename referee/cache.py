@@ -172,7 +172,7 @@ def _write(target: Path, blob: bytes) -> None:
 
 
 def _pack(rs: Ruleset) -> bytes:
-    state: dict[str, Any] = {k: getattr(rs, k) for k in rs.__dataclass_fields__}
+    state: dict[str, Any] = {k: getattr(rs, k) for k, f in rs.__dataclass_fields__.items() if f.init}
     state["situations"] = {sid: pickle.dumps(s, pickle.HIGHEST_PROTOCOL) for sid, s in rs.situations.items()}
     for name in _ORIGINS:
         state[name] = {key: (o.path, o.loc) for key, o in getattr(rs, name).items()}

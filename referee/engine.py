@@ -108,6 +108,10 @@ class Reached:
     carry: Carry
 
 
+def _node_count(rs: Ruleset) -> int:
+    return sum(len(s.nodes) for s in rs.situations.values())
+
+
 def walk(rs: Ruleset, sid: str, facts: dict[str, Any]) -> Question | Reached:
     """Follow the tree as far as the facts allow: the first unanswered question, or the leaf."""
     rs.situation(sid)
@@ -115,8 +119,11 @@ def walk(rs: Ruleset, sid: str, facts: dict[str, Any]) -> Question | Reached:
     path: list[Step] = []
     carry = Carry()
     facts = dict(facts)  # a goto's `set` fills in facts for this walk only
-    # a walk without a loop visits each node at most once, however long the chain
-    for _ in range(max(MAX_STEPS, sum(len(s.nodes) for s in rs.situations.values()) + 1)):
+    # A walk without a loop visits each node at most once, however long the chain. The node
+    # count is taken only for a walk that long: counting builds every situation the cache holds.
+    steps, limit = 0, 0
+    while steps < MAX_STEPS or steps < (limit := limit or _node_count(rs) + 1):
+        steps += 1
         sit = rs.situations.get(cur)
         if sit is None or nid not in sit.nodes:
             raise RefereeError(f"ruleset '{rs.id}': '{cur}' has no node '{nid}' (run 'referee check')")
@@ -151,8 +158,22 @@ def walk(rs: Ruleset, sid: str, facts: dict[str, Any]) -> Question | Reached:
     raise RefereeError(f"ruleset '{rs.id}': the tree of '{sid}' does not end (run 'referee check')")
 
 
+_NAMES: dict[int, tuple[m.Ruling, list[str]]] = {}  # id(ruling) -> (ruling, its names); rulings are never changed
+
+
 def _base_names(ruling: m.Ruling) -> list[str]:
     """Every fact a ruling refers to, in the order a judge meets them."""
+    known = _NAMES.get(id(ruling))
+    if known is not None and known[0] is ruling:  # the ruling kept alive here, so its id is not reused
+        return known[1]
+    if len(_NAMES) > 4096:  # a long process (the tests, a handout of many rulesets) loads many copies
+        _NAMES.clear()
+    names = _names_of(ruling)
+    _NAMES[id(ruling)] = (ruling, names)
+    return names
+
+
+def _names_of(ruling: m.Ruling) -> list[str]:
     names: list[str] = []
     texts = [ruling.says, ruling.owed, *ruling.tiles, *ruling.procedure, *ruling.notes]
     for text in texts[:2]:
@@ -238,7 +259,7 @@ def advance(rs: Ruleset, sid: str, facts: dict[str, Any], players: dict[str, str
         return reached
     leaf = _at_leaf(rs, reached, facts)
     cur, facts = reached.situation, leaf.facts
-    clashes = seat_clashes(rs, cur, leaf.ruling, facts, reached.carry)
+    clashes = seat_clashes(rs, cur, leaf.ruling, facts, reached.carry, leaf.needed)
     if clashes:
         raise UsageError(clashes[0][1])
     for name, definition in leaf.needed:
@@ -264,7 +285,8 @@ def _label(name: str) -> str:
 
 
 def seat_clashes(
-    rs: Ruleset, sid: str, ruling: m.Ruling, facts: dict[str, Any], carry: Carry | None = None
+    rs: Ruleset, sid: str, ruling: m.Ruling, facts: dict[str, Any], carry: Carry | None = None,
+    needed: list[tuple[str, m.FactDef]] | None = None,
 ) -> list[tuple[str, str]]:
     """(fact, message) for every seat answer the others contradict, as the fact's own complaint.
 
@@ -272,8 +294,9 @@ def seat_clashes(
     hand carried in as already dead may be named again among the ruling's dead.
     """
     carry = carry or Carry()
-    known = [(n, d, _seats_of(facts.get(n))) for n, d in details(rs, sid, ruling, facts, carry)
-             if d.type in ("seat", "seats")]
+    if needed is None:
+        needed = details(rs, sid, ruling, facts, carry)
+    known = [(n, d, _seats_of(facts.get(n))) for n, d in needed if d.type in ("seat", "seats")]
     carried_dead = {name for name, _ in carry.dead}
     listed_dead = {carry.source(n, sid)[0] for n in ruling.dead}
     out: list[tuple[str, str]] = []
@@ -313,7 +336,7 @@ def check_answer(rs: Ruleset, sid: str, facts: dict[str, Any], name: str) -> Non
             raise UsageError(f"{name}: only {' or '.join(allowed)} can be {_label(name)} here, not {wrong[0]}")
         return
     leaf = _at_leaf(rs, reached, facts)
-    for fact, message in seat_clashes(rs, reached.situation, leaf.ruling, leaf.facts, reached.carry):
+    for fact, message in seat_clashes(rs, reached.situation, leaf.ruling, leaf.facts, reached.carry, leaf.needed):
         if fact == name:
             raise UsageError(message)
 
@@ -357,7 +380,8 @@ class _Binder:
             before = text[: match.start()].rstrip()
             return word[:1].upper() + word[1:] if not before or before[-1] in ".!?:" else word
 
-        return _POSSESSIVE_AFTER_NAME.sub(r"\1's (\2's)", PLACEHOLDER.sub(at_sentence_start, text))
+        out = PLACEHOLDER.sub(at_sentence_start, text) if "{" in text else text
+        return _POSSESSIVE_AFTER_NAME.sub(r"\1's (\2's)", out) if "(" in out else out
 
 
 # "{caller}'s hand" with a name given reads "North's (Ann's) hand", not "North (Ann)'s hand".

@@ -151,6 +151,8 @@ class Ruleset:
     node_origin: dict[tuple[str, str], Origin] = field(default_factory=dict)
     field_origin: dict[tuple[str, str], Origin] = field(default_factory=dict)  # (situation, key) a patch changed
     meta_origin: Origin | None = None
+    # A role's seat fact, built once per role: the engine asks for it on every step of a walk.
+    _role_facts: dict[int, tuple[m.RoleDef, m.FactDef]] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @property
     def id(self) -> str:
@@ -169,8 +171,12 @@ class Ruleset:
         if sit is not None:
             if name in sit.facts:
                 return sit.facts[name]
-            if name in sit.roles:
-                return sit.roles[name].as_fact()
+            role = sit.roles.get(name)
+            if role is not None:
+                known = self._role_facts.get(id(role))
+                if known is None or known[0] is not role:  # an id is only reused once its role is gone
+                    known = self._role_facts[id(role)] = (role, role.as_fact())
+                return known[1]
         return self.facts.get(name)
 
 

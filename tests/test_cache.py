@@ -236,3 +236,19 @@ def test_an_invalid_answers_file_is_never_cached(disk: Path, tmp_path: Path) -> 
         with pytest.raises(LoadError, match="unknown key 'answerz'"):
             load_file(path)
     assert cache.fetch_file(path, path.read_bytes()) is None
+
+
+def test_a_ruling_from_the_cache_builds_only_the_situations_it_walks(disk: Path, tmp_path: Path) -> None:
+    """A ruling unpickles two or three situations, not the ruleset's sixty (the walk's step bound
+    once counted every node, which built them all)."""
+    from referee.engine import advance
+
+    folder = copy_ruleset(tmp_path)
+    loader.load(folder)
+    forget_process()
+    warm, _ = loader.load(folder)
+    assert warm is not None and isinstance(warm.situations, loader.Lazy)
+    step = advance(warm, "wrong-end", {"several_wrong_end": "no", "wrong_end_discard_mj": "no", "picker": "West"})
+    assert getattr(step, "ruling", None) is not None, step
+    assert set(warm.situations._built) <= {"wrong-end", "dead-hand-rules"}, sorted(warm.situations._built)
+    assert len(warm.situations) > 50

@@ -6,6 +6,7 @@ inside the commands that need them, so `referee rule` starts fast.
 """
 from __future__ import annotations
 
+import gc
 import sys
 from typing import Any, Callable, NoReturn
 
@@ -60,6 +61,9 @@ def guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if not gc.isenabled():  # off for start-up only (see __main__.run)
+            gc.freeze()
+            gc.enable()
         try:
             return fn(*args, **kwargs)
         except RefereeError as exc:
