@@ -30,7 +30,7 @@ def _edges(rs: Ruleset, sid: str, nid: str, node: object) -> list[tuple[str, m.T
     if isinstance(node, m.QuestionNode):
         return node.branches()
     if isinstance(node, m.GotoNode):
-        return [("goto", m.Goto(goto=node.goto, at=node.at))]
+        return [("goto", m.Goto.model_construct(goto=node.goto, at=node.at))]
     return []
 
 
@@ -170,7 +170,7 @@ def question_depths(rs: Ruleset, sid: str) -> dict[str, int]:
             leaf[key] = node.ruling.id
         elif isinstance(node, (m.GotoNode, m.QuestionNode)):
             if isinstance(node, m.GotoNode):
-                targets: list[m.Target] = [m.Goto(goto=node.goto, at=node.at, set=node.set)]
+                targets: list[m.Target] = [m.Goto.model_construct(goto=node.goto, at=node.at, set=node.set)]
             else:
                 asks[key] = node.ask
                 targets = [t for _, t in node.branches()]

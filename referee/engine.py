@@ -132,7 +132,7 @@ def walk(rs: Ruleset, sid: str, facts: dict[str, Any]) -> Question | Reached:
         if isinstance(node, m.RulingNode):
             return Reached(cur, nid, path, carry)
         if isinstance(node, m.GotoNode):
-            target = m.Goto(goto=node.goto, at=node.at, bind=node.bind, dead=node.dead, set=node.set)
+            target = node.target()
         else:
             fact = node.ask
             definition = rs.fact(fact, cur)

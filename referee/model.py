@@ -258,6 +258,11 @@ class GotoNode(Strict):
     dead: list[str] = Field(default_factory=list, description="Roles here whose hands are already dead")
     set: dict[str, str] = Field(default_factory=dict, description="Facts there that this path already settles (declared_on_discard: 'yes')")
 
+    def target(self) -> Goto:
+        """The same jump as a branch's inline goto. Built without validation: this node is
+        valid, so the jump is too, and building Goto's deferred validator costs a ruling."""
+        return Goto.model_construct(goto=self.goto, at=self.at, bind=self.bind, dead=self.dead, set=self.set)
+
 
 def _node_kind(value: Any) -> str | None:
     if isinstance(value, dict):

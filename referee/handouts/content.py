@@ -107,7 +107,7 @@ def _paths(rs: Ruleset, sid: str) -> list[tuple[dict[str, Any], str | m.Goto]]:
             return
         node = sit.nodes.get(target)
         if isinstance(node, m.GotoNode):
-            out.append((answers, m.Goto(goto=node.goto, at=node.at, bind=node.bind, dead=node.dead, set=node.set)))
+            out.append((answers, node.target()))
             return
         if not isinstance(node, m.QuestionNode):
             out.append((answers, target))
