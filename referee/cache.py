@@ -5,6 +5,8 @@ file of it and of the rulesets it extends. It is used only when the files hash t
 digest, each `extends` still names the same folder, and the entry was written by this very
 code (referee version and the source of the modules that shape the pickled data); anything
 else, including a corrupt file, is a miss and the ruleset is loaded and validated afresh.
+Entries are pickles read back through an allow-list (`_DataOnly`): they can rebuild the
+model's own classes and paths and nothing else, so even a planted entry runs no code.
 
 Entries live in the user's cache folder (`REFEREE_CACHE_DIR`, else `$XDG_CACHE_HOME/referee`,
 else `~/.cache/referee`), never in the repository; `REFEREE_NO_CACHE=1` turns the disk cache off.
@@ -15,12 +17,13 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import io
 import os
 import pickle
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from . import __version__
 from .errors import RefereeError
@@ -94,15 +97,16 @@ def fetch(ruleset_folder: Path) -> Ruleset | None:
     where = folder()
     if where is None:
         return None
+    entry = _entry_path(where, ruleset_folder)
     try:
-        blob = _entry_path(where, ruleset_folder).read_bytes()
+        blob = entry.read_bytes()
     except OSError:
         return None
     try:
-        head, packed = pickle.loads(blob)
+        head, packed = _loads(blob)
         if head["stamp"] != stamp() or not _current(head["links"], head["digest"]):
             return None
-        rs = _unpack(packed)
+        rs = _unpack(packed, entry)
     except Exception:  # a corrupt or foreign entry is only a miss; it is rewritten after the load
         return None
     _MEMORY[_memory_key(ruleset_folder)] = rs
@@ -135,10 +139,10 @@ def fetch_file(path: Path, raw: bytes) -> Any | None:
     if where is None:
         return None
     try:
-        head, packed = pickle.loads(_file_entry(where, path).read_bytes())
+        head, packed = _loads(_file_entry(where, path).read_bytes())
         if head["stamp"] != stamp() or head["digest"] != hashlib.sha256(raw).hexdigest():
             return None
-        return pickle.loads(packed)
+        return _loads(packed)
     except Exception:  # missing, corrupt or foreign: only a miss
         return None
 
@@ -171,6 +175,29 @@ def _write(target: Path, blob: bytes) -> None:
         raise
 
 
+# What an entry may name: the ruleset's own model classes and paths. Pickle can otherwise call
+# any importable function while it reads; with this list an entry can only rebuild data, so a
+# planted or damaged file in the cache folder is a miss, never code run.
+_PATHS = {"PosixPath", "WindowsPath", "PurePosixPath", "PureWindowsPath"}
+
+
+class _DataOnly(pickle.Unpickler):
+    def find_class(self, module: str, name: str) -> Any:
+        if module == "pathlib" and name in _PATHS:
+            return super().find_class(module, name)
+        if module == "referee.model":
+            from . import model
+
+            found = getattr(model, name, None)
+            if isinstance(found, type) and issubclass(found, model.Strict):
+                return found
+        raise pickle.UnpicklingError(f"a cache entry may not name {module}.{name}")
+
+
+def _loads(blob: bytes) -> Any:
+    return _DataOnly(io.BytesIO(blob)).load()
+
+
 def _pack(rs: Ruleset) -> bytes:
     state: dict[str, Any] = {k: getattr(rs, k) for k, f in rs.__dataclass_fields__.items() if f.init}
     state["situations"] = {sid: pickle.dumps(s, pickle.HIGHEST_PROTOCOL) for sid, s in rs.situations.items()}
@@ -180,16 +207,30 @@ def _pack(rs: Ruleset) -> bytes:
     return pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def _unpack(packed: bytes) -> Ruleset:
+def _situation(entry: Path) -> Callable[[bytes], Any]:
+    """Unpack one situation on first use. The whole entry was written at once, so a situation
+    that will not unpack means someone else wrote the file: remove it and say so in one line."""
+
+    def build(blob: bytes) -> Any:
+        try:
+            return _loads(blob)
+        except Exception:
+            entry.unlink(missing_ok=True)
+            raise RefereeError(f"{entry}: a damaged ruleset cache entry (now removed); run the command again") from None
+
+    return build
+
+
+def _unpack(packed: bytes, entry: Path) -> Ruleset:
     enabled = gc.isenabled()
     gc.disable()  # unpickling builds many objects and no cycles; collecting meanwhile only costs time
     try:
-        state = pickle.loads(packed)
+        state = _loads(packed)
     finally:
         if enabled:
             gc.enable()
     docs: dict[str, Any] = {}
-    state["situations"] = Lazy(state["situations"], pickle.loads)
+    state["situations"] = Lazy(state["situations"], _situation(entry))
     for name in _ORIGINS:
         state[name] = Lazy(state[name], lambda packed: Origin(*packed, docs))
     if state["meta_origin"] is not None:

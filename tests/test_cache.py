@@ -124,6 +124,64 @@ def test_a_corrupt_or_foreign_entry_is_rebuilt(disk: Path, parses: list[Path], t
     assert entry.read_bytes() != damage  # rewritten, so the next run is fast again
 
 
+class _Planted:
+    """What a planted entry would smuggle in: unpickling it would run a command."""
+
+    def __reduce__(self):  # type: ignore[no-untyped-def]
+        import os
+
+        return (os.system, ("echo planted > planted.txt",))
+
+
+def _planted_entry(entry: Path, where: str) -> None:
+    """Keep the entry's header (stamp, digest: all checks pass) and plant code in its body."""
+    head, packed = pickle.loads(entry.read_bytes())
+    if where == "ruleset":
+        entry.write_bytes(pickle.dumps((head, pickle.dumps(_Planted()))))
+        return
+    state = pickle.loads(packed)
+    state["situations"]["wrong-end"] = pickle.dumps(_Planted())
+    entry.write_bytes(pickle.dumps((head, pickle.dumps(state))))
+
+
+def test_a_planted_entry_runs_no_code_and_is_only_a_miss(disk: Path, parses: list[Path], tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cache reads back only the model's own classes and paths: never a function."""
+    monkeypatch.chdir(tmp_path)
+    folder = copy_ruleset(tmp_path)
+    cold, _ = loader.load(folder)
+    (entry,) = disk.glob("*.ruleset")
+    _planted_entry(entry, "ruleset")
+    forget_process()
+    warm, problems = loader.load(folder)
+    assert warm is not None and not problems and parses == [folder, folder]
+    assert not (tmp_path / "planted.txt").exists()
+    same(cold, warm)
+
+
+def test_a_planted_situation_is_one_line_and_the_entry_is_removed(disk: Path, tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Situations unpack on first use, after the entry was accepted: a bad one is a clear error
+    (never code run, never a traceback), and the next run loads afresh."""
+    from referee.errors import RefereeError
+
+    monkeypatch.chdir(tmp_path)
+    folder = copy_ruleset(tmp_path)
+    loader.load(folder)
+    (entry,) = disk.glob("*.ruleset")
+    _planted_entry(entry, "situation")
+    forget_process()
+    warm, _ = loader.load(folder)
+    assert warm is not None and isinstance(warm.situations, loader.Lazy)
+    assert warm.situations["wrong-wall"] is not None  # the others still unpack
+    with pytest.raises(RefereeError, match="damaged ruleset cache entry"):
+        warm.situations["wrong-end"]
+    assert not entry.exists() and not (tmp_path / "planted.txt").exists()
+    forget_process()
+    again, problems = loader.load(folder)
+    assert again is not None and not problems and again.situations["wrong-end"].id == "wrong-end"
+
+
 def test_an_entry_written_by_other_code_is_ignored(disk: Path, parses: list[Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     folder = copy_ruleset(tmp_path)
     loader.load(folder)
