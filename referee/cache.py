@@ -23,7 +23,8 @@ import pickle
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any, Callable
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
 
 from . import __version__
 from .errors import RefereeError
@@ -202,13 +203,14 @@ def _pack(rs: Ruleset) -> bytes:
     state: dict[str, Any] = {k: getattr(rs, k) for k, f in rs.__dataclass_fields__.items() if f.init}
     state["situations"] = {sid: pickle.dumps(s, pickle.HIGHEST_PROTOCOL) for sid, s in rs.situations.items()}
     for name in _ORIGINS:
-        state[name] = {key: (o.path, o.loc) for key, o in getattr(rs, name).items()}
+        origins = {key: (o.path, o.loc) for key, o in getattr(rs, name).items()}
+        state[name] = pickle.dumps(origins, protocol=pickle.HIGHEST_PROTOCOL)
     state["meta_origin"] = (rs.meta_origin.path, rs.meta_origin.loc) if rs.meta_origin else None
     return pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def _situation(entry: Path) -> Callable[[bytes], Any]:
-    """Unpack one situation on first use. The whole entry was written at once, so a situation
+def _unpacker(entry: Path) -> Callable[[bytes], Any]:
+    """Unpack a part of an entry on first use. The whole entry was written at once, so a part
     that will not unpack means someone else wrote the file: remove it and say so in one line."""
 
     def build(blob: bytes) -> Any:
@@ -230,9 +232,37 @@ def _unpack(packed: bytes, entry: Path) -> Ruleset:
         if enabled:
             gc.enable()
     docs: dict[str, Any] = {}
-    state["situations"] = Lazy(state["situations"], _situation(entry))
+    unpack = _unpacker(entry)
+    state["situations"] = Lazy(state["situations"], unpack)
     for name in _ORIGINS:
-        state[name] = Lazy(state[name], lambda packed: Origin(*packed, docs))
+        state[name] = _Later(state[name], unpack, docs)
     if state["meta_origin"] is not None:
         state["meta_origin"] = Origin(*state["meta_origin"], docs)
     return Ruleset(**state)
+
+
+class _Later(Mapping[Any, Origin]):
+    """An origin map kept as one pickle until it is first read. Origins only place a problem in
+    a file (check, show); unpacking tens of thousands of them would cost every ruling."""
+
+    def __init__(self, blob: bytes, unpack: Callable[[bytes], Any], docs: dict[str, Any]) -> None:
+        self._blob, self._unpack, self._docs = blob, unpack, docs
+        self._map: Lazy[Any, Origin] | None = None
+
+    def _opened(self) -> Lazy[Any, Origin]:
+        if self._map is None:
+            docs = self._docs
+            self._map = Lazy(self._unpack(self._blob), lambda packed: Origin(*packed, docs))
+        return self._map
+
+    def __getitem__(self, key: Any) -> Origin:
+        return self._opened()[key]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._opened()
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._opened())
+
+    def __len__(self) -> int:
+        return len(self._opened())
