@@ -14,6 +14,7 @@ from . import model as m
 from .engine import Outcome, Question, advance
 from .errors import RefereeError
 from .loader import Ruleset
+from .render import party_json
 
 ASPECTS = ("dead", "game", "payments", "points", "tiles")
 MAX_PATHS = 5000  # per situation; a guard, far above any real tree
@@ -35,6 +36,8 @@ class Side:
     tiles: list[str] = field(default_factory=list)
     text: str = ""
     error: str | None = None
+    # dead, payments and points with every party as {seat, role, name}, as `rule --json` gives them
+    parties: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def key(self, aspect: str) -> Any:
         value = getattr(self, aspect)
@@ -42,9 +45,8 @@ class Side:
 
     def as_json(self) -> dict[str, Any]:
         return {
-            "ruling": self.ruling, "dead": self.dead, "game": self.game,
-            "payments": [{"from": a, "to": b, "amount": n} for a, b, n in self.payments],
-            "points": [{"to": a, "points": n} for a, n in self.points],
+            "ruling": self.ruling, "dead": self.parties.get("dead", []), "game": self.game,
+            "payments": self.parties.get("payments", []), "points": self.parties.get("points", []),
             "tiles": self.tiles, "text": self.text, "error": self.error,
         }
 
@@ -92,6 +94,13 @@ def _side(o: Outcome | Exception) -> Side:
         points=[(label(a.party), a.points if a.points is not None else a.formula) for a in o.awards],
         tiles=[" ".join(t.split()) for t in o.tiles],
         text=o.text,
+        parties={
+            "dead": sorted((party_json(p) for p in o.dead), key=lambda d: d["seat"] or d["role"]),
+            "payments": [{"from": party_json(p.payer), "to": party_json(p.payee),
+                          "amount": p.amount if p.amount is not None else p.formula} for p in o.payments],
+            "points": [{"to": party_json(a.party), "points": a.points if a.points is not None else a.formula}
+                       for a in o.awards],
+        },
     )
 
 

@@ -60,3 +60,17 @@ def test_cli_diff(cli):
     data = json.loads(r.output)
     assert data["a"] == "nmjl" and "death-penalty" in data["only_in_b"]
     assert any(s["id"] == "wrong-tile-count" for s in data["situations"])
+
+
+def test_json_parties_are_seat_role_and_name_like_rule_json(cli) -> None:
+    """A script reading `diff --json` and `rule --json` meets the same party shape in both."""
+    r = cli("diff", "nmjl", "card-game", "--json")
+    data = json.loads(r.output)
+    sides = [d[side] for s in data["situations"] for d in s["differences"] for side in ("a", "b")]
+    dead = [p for side in sides for p in side["dead"]]
+    paid = [p for side in sides for pay in side["payments"] for p in (pay["from"], pay["to"])]
+    assert dead and paid
+    for party in dead + paid:
+        assert set(party) == {"seat", "role", "name"}, party
+        assert party["role"]
+    assert any(p["seat"] in ("East", "South", "West", "North") for p in dead)
