@@ -305,7 +305,13 @@ def _check_ruling(rs: Ruleset, sid: str, nid: str, r: m.Ruling, node_place) -> l
             if name not in SCORING_NUMBERS and rs.fact(name, sid) is None:
                 out.append(Problem(at("says"), f"'{{{name}}}' in the text is not a role or fact of '{sid}'"))
     for i, role in enumerate(r.dead):
-        need(role, ("seat", "seats"), at("dead", i), "dead")
+        if role == "active":
+            out.append(Problem(at("dead", i), "dead: 'active' names the players still in the game; "
+                               "use 'others' for every hand but the ones listed"))
+        elif role == "others" and not [n for n in r.dead if n not in m.GROUPS]:
+            out.append(Problem(at("dead", i), "dead: 'others' needs a role beside it (every hand but whose?)"))
+        else:
+            need(role, ("seat", "seats"), at("dead", i), "dead", groups=True)
     money = rs.scoring.kind == "money"
     for i, t in enumerate(r.pay):
         need(t.from_, ("seat",), at("pay", i, "from"), "payer", groups=True)

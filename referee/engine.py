@@ -415,10 +415,13 @@ def build_outcome(
     carry = carry or Carry()
     b = _Binder(rs, sid, facts, players, carry)
     dead: list[Party] = []
-    for role in [*ruling.dead, *(name for name, _ in carry.dead)]:
+    named = [role for role in [*ruling.dead, *(name for name, _ in carry.dead)] if role not in m.GROUPS]
+    for role in named:
         for p in b.parties(role):
             if p.seat is None or all(p.seat != d.seat for d in dead):
                 dead.append(p)
+    if "others" in ruling.dead:  # every hand but the ones named: seats once those are known
+        dead += _expand("others", dead, set(), b) if dead else [Party("others")]
     dead_seats: set[str | None] = {p.seat for p in dead}
     payments: list[Payment] = []
     for t in ruling.pay:

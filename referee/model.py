@@ -199,7 +199,7 @@ class Ruling(Strict):
     id: str = Field(pattern=RULING_ID, description="Stable citable id, e.g. MJE-3")
     says: str = Field(description="What the judge reads out; {role} and {fact} are filled in")
     game: Literal["continues", "ends", "replay", "redeal"] = Field(description="What happens to the game")
-    dead: list[str] = Field(default_factory=list, description="Roles whose hands are dead")
+    dead: list[str] = Field(default_factory=list, description="Roles whose hands are dead ('others' beside them: every other hand too)")
     pay: list[Transfer] = Field(default_factory=list, description="Money transfers")
     points: list[PointAward] = Field(default_factory=list, description="Tournament point awards")
     settle: Settle | None = Field(None, description="Pay the Mah Jongg by the standard schedule")

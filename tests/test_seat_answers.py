@@ -30,6 +30,21 @@ def test_two_threw_in_pays_the_one_intact_player() -> None:
     assert [(p.payer.seat, p.payee.seat, p.amount) for p in o.payments] == [("East", "North", 80)]
 
 
+@pytest.mark.parametrize("declarer", ["East", "South", "West", "North"])
+def test_all_three_threw_in_kills_every_hand(declarer: str) -> None:
+    """MJE-7's `dead: [declarer, others]`: the declarer, then every other seat, each once."""
+    o = settle("mahjong-in-error", {"others_acted": "three", "declarer": declarer})
+    assert o.ruling.id == "MJE-7"
+    assert [p.seat for p in o.dead][0] == declarer
+    assert sorted(p.seat for p in o.dead) == ["East", "North", "South", "West"]
+    assert not o.payments
+
+
+def test_all_three_threw_in_with_the_declarer_left_open_says_so_in_words() -> None:
+    o = settle("mahjong-in-error", {"others_acted": "three", "declarer": None})
+    assert [p.label for p in o.dead] == ["the declarer", "each other player"]
+
+
 def test_the_declarer_is_refused_among_the_throwers_when_that_answer_is_given() -> None:
     rs = load_strict("nmjl")
     with pytest.raises(UsageError, match=r"exposers: East is the declarer"):
