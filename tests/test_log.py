@@ -202,9 +202,22 @@ def test_withdraw_keeps_the_ruling_marked_with_who_and_why(db: Path) -> None:
     assert (rec["withdrawn_by"], rec["withdrawn_reason"]) == ("Ann", "wrong seat named") and rec["withdrawn_at"]
     assert "WITHDRAWN" in cli("log", "list", "--db", db).stdout
     assert "wrong seat named" in cli("log", "show", rid, "--db", db).stdout
-    again = cli("log", "withdraw", rid, "--reason", "x", "--db", db)
+    again = cli("log", "withdraw", rid, "--reason", "x", "--by", "Ann", "--db", db)
     assert again.code == 2 and "already withdrawn" in again.stderr
     assert all(p["against"] == [] for p in cli("log", "players", "--json", "--db", db).json())  # no longer counts
+
+
+def test_withdraw_needs_to_know_who(db: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """With no --by, no REFEREE_JUDGE and no event judge, the log refuses rather than record nobody."""
+    monkeypatch.delenv("REFEREE_JUDGE", raising=False)
+    rule(db, *PAYS, "--table", "2")
+    rid = records(db)[0]["id"]
+    r = cli("log", "withdraw", rid, "--reason", "wrong seat", "--by", "  ", "--db", db)
+    assert r.code == 2 and "--by NAME" in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert records(db)[0]["withdrawn_at"] is None  # nothing changed
+    monkeypatch.setenv("REFEREE_JUDGE", "Bea")
+    assert cli("log", "withdraw", rid, "--reason", "wrong seat", "--db", db).code == 0
+    assert records(db)[0]["withdrawn_by"] == "Bea"
 
 
 def test_unknown_and_ambiguous_ids(db: Path) -> None:
@@ -247,7 +260,7 @@ def test_import_merges_logs_and_carries_withdrawals(tmp_path: Path) -> None:
     cli("log", "export", "-o", tmp_path / "bob.jsonl", "--db", bob)
     assert cli("log", "import", tmp_path / "ann.jsonl", tmp_path / "bob.jsonl", "--db", head).code == 0
     assert sorted(r["judge"] for r in records(head)) == ["Ann", "Bob"]
-    cli("log", "withdraw", records(ann)[0]["id"], "--reason", "mistake", "--db", ann)
+    cli("log", "withdraw", records(ann)[0]["id"], "--reason", "mistake", "--by", "Ann", "--db", ann)
     cli("log", "export", "-o", tmp_path / "ann.jsonl", "--db", ann)
     r = cli("log", "import", tmp_path / "ann.jsonl", "--db", head)
     assert "0 new, 1 newly withdrawn" in r.stdout

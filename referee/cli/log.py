@@ -9,6 +9,7 @@ from typing import Any, Optional
 
 import typer
 
+from ..errors import UsageError
 from . import EXIT_FINDING, app, err, examples, guarded, out, print_json, safe
 from .helpfmt import App
 
@@ -210,10 +211,12 @@ def withdraw(
     """Mark a mistaken ruling withdrawn. It stays in the log, with who withdrew it, when and why."""
     from ..store.context import db_path, read_event
 
-    who = by or os.environ.get("REFEREE_JUDGE") or read_event(db_path(db)).judge
+    who = (by or os.environ.get("REFEREE_JUDGE") or read_event(db_path(db)).judge or "").strip()
+    if not who:  # a withdrawal nobody answers for would undo a ruling without a trace of who did it
+        raise UsageError("say who withdraws the ruling: --by NAME (or set REFEREE_JUDGE, or 'referee log event --judge NAME')")
     with _open(db) as log:
         r = log.withdraw(ruling, who, reason)
-    out.print(f"Withdrawn: {r.id} ({safe(r.ruling_id)}, {safe(r.situation)}) by {safe(r.withdrawn_by or 'unknown')}: {safe(r.withdrawn_reason or '')}")
+    out.print(f"Withdrawn: {r.id} ({safe(r.ruling_id)}, {safe(r.situation)}) by {safe(r.withdrawn_by or who)}: {safe(r.withdrawn_reason or '')}")
 
 
 @log_app.command("export", epilog=examples(
@@ -229,7 +232,6 @@ def export(
     db: Optional[Path] = DB_OPT,
 ) -> None:
     """Every recorded ruling, every field, for a spreadsheet or for 'referee log import' on another machine."""
-    from ..errors import UsageError
     from ..store.transfer import FORMATS, export as render, write
 
     if fmt not in FORMATS:
