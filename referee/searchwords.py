@@ -37,6 +37,9 @@ _PHRASE_RULES: list[tuple[str, str]] = [
     ("out of turn", "outofturn"),
     ("not|before her|his|my|their turn", "outofturn"),
     ("mid game", "play"),
+    ("halfway|partway|midway [through|into] [the|a] [game]", "play"),
+    # once East has discarded, the game is under way: not the deal's "before East's first discard"
+    ("after|since east|dealer|the|her [first|1st] discard|discarded|discards|threw", "play"),
     ("middle of the|a game", "play"),
     ("during [the] game|play", "play"),
     ("how much", "pay"),
@@ -61,6 +64,7 @@ _PHRASE_RULES: list[tuple[str, str]] = [
     ("who get|gets|should", "call"),
     ("cent|cents|dollar|dollars|point|points hand|hands", "pay value hand"),
     ("before|while ~ ~ ~ ~ used|ran|run up|out", "early"),
+    ("before|while ~ ~ ~ was|is|were|had finished|done|empty|over|gone|exhausted|depleted", "early"),
     ("are|is|were|was [not] you|she|he|they|i dead", "ask dead"),
     ("expose|exposed|showing|showed|face in|on the wall", "flip wall"),
     ("before anyone|anybody|someone|somebody|east discarded|threw|discards|throws", "before first discard"),
@@ -75,6 +79,11 @@ _PHRASE_RULES: list[tuple[str, str]] = [
     (f"said|says|saying|yelled [it|that] [was|is] [a] [~] {_TILE}", "name ..."),
     (f"discarded|discard|discards|threw|thrown|throws|tossed as [a|an] [~] {_TILE}", "name ..."),
     ("turn|turns|turned|turning [face] over|up", "flip"),
+    # "she called a flower but it was a white": a second tile name after "but" is what it really was
+    (f"but [it|that|she|he|the] [tile|discard] was|is|threw|discarded|tossed [really|actually] [a|an|the] [~] {_TILE}", "name error ..."),
+    # the speaker's (or a named seat's) turn, so the one who acted was not the one in turn
+    ("when|while it was|is my|your|south|west|north|east|someone|somebody [else] turn", "outofturn"),
+    ("picked|pick|picks|drew|draw|draws|drawn [her|his|my|their|the|a] winning tile|one", "selfpick ..."),
     ("face up", "flip"),
     ("put|puts|putting|laid|lay|lays out|down [a|an|her|two|three|four|five] pung|pungs|kong|kongs|quint|jokers|joker", "expose ..."),
 ]

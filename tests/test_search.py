@@ -37,6 +37,12 @@ def test_every_spelling_of_mah_jongg_is_one_term(spelling: str) -> None:
     ("redeemed", "exchange"),
     ("drew", "pick"),
     ("dot", "tile"),
+    ("called a flower but it was a white", "name"),
+    ("she grabbed a tile when it was my turn", "outofturn"),
+    ("she drew her winning tile", "selfpick"),
+    ("served before the old wall was finished", "early"),
+    ("after east discarded she had 14", "play"),
+    ("halfway through the game", "play"),
 ])
 def test_table_slang_becomes_the_game_term(text: str, term: str) -> None:
     assert terms(term)[0] in terms(text)
