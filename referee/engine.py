@@ -183,7 +183,9 @@ def _names_of(ruling: m.Ruling) -> list[str]:
         names += [t.from_, t.to] + ([t.of] if t.of else [])
     if ruling.settle:
         s = ruling.settle
-        names += [s.winner] + ([s.discarder] if s.discarder else []) + [s.value, "jokerless"]
+        names += [s.winner] + ([s.discarder] if s.discarder else []) + [s.value]
+        if s.how != "joker-exchange":  # the joker she took is in her hand: never jokerless
+            names.append("jokerless")
         if s.bettor and s.bettor != m.WALL_BET:
             names.append(s.bettor)
     for a in ruling.points:

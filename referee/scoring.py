@@ -151,6 +151,7 @@ def standard(
     if how == "joker-exchange":
         out.lines.append("won by a joker exchange: paid like a self-pick" if self_pick
                          else "won by a joker exchange: paid like a discard win with no discarder")
+    jokerless = _jokerless(how, jokerless, out.lines)
     factor = _factors(scoring, jokerless, singles_and_pairs, dice_doubles, out.lines)
     win = Party("winner", winner, names.get(winner))
     for seat in SEATS:
@@ -196,6 +197,15 @@ def standard(
     return out
 
 
+def _jokerless(how: str, jokerless: bool, lines: list[str]) -> bool:
+    """Jokerless means no joker among the 14 tiles at Mah Jongg (ML-221, MMJE 2024 p. 23 #4); the
+    joker a winner just took in an exchange is among them, so such a win is never jokerless."""
+    if how == "joker-exchange" and jokerless:
+        lines.append("jokerless claimed, but a win by joker exchange holds the joker she took: not jokerless")
+        return False
+    return jokerless
+
+
 def discarder_penalty(scoring: Scoring, exposures: int) -> int:
     """Points the discarder scores when the winner had this many exposures (0 when no entry applies)."""
     best = None
@@ -236,6 +246,7 @@ def points(
     if how == "joker-exchange":
         out.lines.append("won by a joker exchange: scored like a self-pick" if self_pick
                          else "won by a joker exchange: no self-pick bonus")
+    jokerless = _jokerless(how, jokerless, out.lines)
     bonus = 0
     if self_pick and scoring.self_pick_bonus:
         bonus += scoring.self_pick_bonus

@@ -45,10 +45,18 @@ def test_standard_schedule(v, winner, discarder, jokerless, sp):
     for s in SEATS:
         want = 4 * v * factor if s == winner else -(2 * v if s == discarder else v) * factor
         assert t[s] == want
-    for how in ("self-pick", "joker-exchange"):
+    for how, f in (("self-pick", factor), ("joker-exchange", 1)):  # the exchanged joker is in her hand
         t = standard(MONEY, winner=winner, how=how, value=v, jokerless=jokerless, singles_and_pairs=sp).totals()
-        assert t[winner] == 6 * v * factor
-        assert all(t[s] == -2 * v * factor for s in SEATS if s != winner)
+        assert t[winner] == 6 * v * f
+        assert all(t[s] == -2 * v * f for s in SEATS if s != winner)
+
+
+def test_a_joker_exchange_win_is_never_jokerless():
+    money = standard(MONEY, winner="North", how="joker-exchange", value=25, jokerless=True)
+    assert money.totals()["North"] == 150
+    assert any("holds the joker she took" in line for line in money.lines)
+    sc = load_strict("tournament").scoring
+    assert points(sc, winner="North", how="joker-exchange", value=25, jokerless=True).totals()["North"] == 25
 
 
 @given(st.integers(25, 75))
