@@ -38,6 +38,8 @@ _PHRASE_RULES: list[tuple[str, str]] = [
     ("not|before her|his|my|their turn", "outofturn"),
     ("mid game", "play"),
     ("halfway|partway|midway [through|into] [the|a] [game]", "play"),
+    # "off East's discard" names whose discard it was, not the dealer's special case
+    ("off|on east|south|west|north|her|his|my|your|their discard|discards", "discard"),
     # once East has discarded, the game is under way: not the deal's "before East's first discard"
     ("after|since east|dealer|the|her [first|1st] discard|discarded|discards|threw", "play"),
     ("middle of the|a game", "play"),

@@ -48,6 +48,11 @@ def test_table_slang_becomes_the_game_term(text: str, term: str) -> None:
     assert terms(term)[0] in terms(text)
 
 
+def test_whose_discard_it_was_is_not_the_dealer() -> None:
+    # "off East's discard" says who threw the tile; "east" alone would point at East's own cases
+    assert terms("won off east's discard") == ["win", "discard"]
+
+
 def test_word_forms_meet() -> None:
     assert terms("named tiles racked") == terms("name tile racking")
     assert terms("didn't pick") == ["not", "pick"]
