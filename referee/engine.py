@@ -457,12 +457,33 @@ def build_outcome(
         value = base * a.times if base is not None else None
         for party in targets:
             awards.append(Award(party, value, _formula(a.times, a.of, a.points) if value is None else str(value)))
+    notes = [b.fill(t) for t in ruling.notes] + _too_few_live(ruling, dead, carry, b)
     return Outcome(
         ruleset=rs, start=start, situation=sid, node=nid, ruling=ruling, path=path, facts=dict(facts),
         text=b.fill(ruling.says), dead=dead, payments=payments, awards=awards,
         tiles=[b.fill(t) for t in ruling.tiles], procedure=[b.fill(t) for t in ruling.procedure],
-        notes=[b.fill(t) for t in ruling.notes], settle_lines=settle_lines, owed=b.fill(ruling.owed),
+        notes=notes, settle_lines=settle_lines, owed=b.fill(ruling.owed),
     )
+
+
+def _and(seats: list[str]) -> str:
+    return seats[0] if len(seats) == 1 else ", ".join(seats[:-1]) + " and " + seats[-1]
+
+
+def _too_few_live(ruling: m.Ruling, dead: list[Party], carry: Carry, b: _Binder) -> list[str]:
+    """A note when a hand carried in dead (a bad pick whose discard was falsely claimed, say) and this
+    ruling's own deaths leave fewer than two live hands: its text was written for a table whose
+    other hands were live, and no source covers the combination."""
+    seats = [p.seat for p in dead if p.seat]
+    if not carry.dead or ruling.game == "replay" or len(seats) < 3 or len(seats) < len(dead):
+        return []
+    before = sorted({p.seat for role, where in carry.dead for p in b.parties(role) if p.seat}, key=m.SEATS.index)
+    live = [s for s in m.SEATS if s not in seats]
+    left = f"only {live[0]} is left live" if live else "no hand is left live"
+    return [f"{_and(seats)} are dead ({_and(before)} already before this ruling), so {left}. "
+            "The ruling above is written for a table whose other hands are live, and no source covers "
+            "this combination; the nearest rule is the League's for three dead hands (a replay): "
+            "see 'referee rule three-dead-hands'."]
 
 
 def _settle_parties(s: m.Settle, b: _Binder) -> tuple[Party, Party | None]:

@@ -1,0 +1,43 @@
+"""A hand carried into a ruling already dead (a bad pick whose discard was falsely claimed) can leave
+too few live hands for the ruling's own text; the outcome must say so rather than 'play on'."""
+from __future__ import annotations
+
+import pytest
+
+from referee.engine import Outcome, advance
+from referee.loader import load_strict
+
+WRONG_END_FALSE_MJ = {"several_wrong_end": "no", "wrong_end_discard_mj": "yes", "mahjong_valid": "no",
+                      "picker": "North", "winner": "South"}
+
+
+@pytest.fixture(scope="module")
+def nmjl():  # type: ignore[no-untyped-def]
+    return load_strict("nmjl")
+
+
+def outcome(rs, sid: str, **facts: object) -> Outcome:  # type: ignore[no-untyped-def]
+    out = advance(rs, sid, facts)
+    assert isinstance(out, Outcome), out
+    return out
+
+
+def test_a_throw_in_after_a_false_call_on_a_wrong_end_discard_leaves_one_live_hand(nmjl) -> None:  # type: ignore[no-untyped-def]
+    out = outcome(nmjl, "wrong-end", **WRONG_END_FALSE_MJ, others_acted="one", survivor_later_dead="no", exposer="East")
+    assert out.ruling.id == "MJE-4"
+    assert {p.seat for p in out.dead} == {"South", "East", "North"}
+    assert any("only West is left live" in n and "three-dead-hands" in n for n in out.notes)
+
+
+def test_no_note_when_two_live_hands_remain(nmjl) -> None:  # type: ignore[no-untyped-def]
+    out = outcome(nmjl, "wrong-end", **WRONG_END_FALSE_MJ, others_acted="nothing", declarer_exposed="yes",
+                  exposure_convertible="no")
+    assert out.ruling.id == "MJE-3"
+    assert not any("left live" in n for n in out.notes)
+
+
+def test_no_note_when_the_ruling_already_replays_three_dead_hands(nmjl) -> None:  # type: ignore[no-untyped-def]
+    out = outcome(nmjl, "dead-hand-rules", dead_accepted="yes", dead_when="third", dead_player="East", tdh_cause="none",
+                  dead_seats="East,South,West")
+    assert out.ruling.id == "TDH-1"
+    assert not any("left live" in n for n in out.notes)
