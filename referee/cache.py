@@ -2,9 +2,10 @@
 
 An entry holds one ruleset that loaded without a single problem, keyed by the digest of every
 file of it and of the rulesets it extends. It is used only when the files hash to the same
-digest, each `extends` still names the same folder, and the entry was written by this very
-code (referee version and the source of the modules that shape the pickled data); anything
-else, including a corrupt file, is a miss and the ruleset is loaded and validated afresh.
+digest, each `extends` still names the same folder, the entry was written by this very
+code (referee version and the source of the modules that shape the pickled data), and its body
+still hashes to the sum written beside it; anything else, including a corrupt file, is a miss
+and the ruleset is loaded and validated afresh.
 Entries are pickles read back through an allow-list (`_DataOnly`): they can rebuild the
 model's own classes and paths and nothing else, so even a planted entry runs no code.
 
@@ -105,7 +106,7 @@ def fetch(ruleset_folder: Path) -> Ruleset | None:
         return None
     try:
         head, packed = _loads(blob)
-        if head["stamp"] != stamp() or not _current(head["links"], head["digest"]):
+        if head["stamp"] != stamp() or head["sum"] != _sum(packed) or not _current(head["links"], head["digest"]):
             return None
         rs = _unpack(packed, entry)
     except Exception:  # a corrupt or foreign entry is only a miss; it is rewritten after the load
@@ -120,9 +121,10 @@ def store(rs: Ruleset) -> None:
     where = folder()
     if where is None:
         return
-    head = {"stamp": stamp(), "links": rs.links, "digest": rs.digest}
     try:
-        _write(_entry_path(where, rs.folder), pickle.dumps((head, _pack(rs)), protocol=pickle.HIGHEST_PROTOCOL))
+        packed = _pack(rs)
+        head = {"stamp": stamp(), "links": rs.links, "digest": rs.digest, "sum": _sum(packed)}
+        _write(_entry_path(where, rs.folder), pickle.dumps((head, packed), protocol=pickle.HIGHEST_PROTOCOL))
     except (OSError, pickle.PicklingError):
         pass
 
@@ -141,7 +143,7 @@ def fetch_file(path: Path, raw: bytes) -> Any | None:
         return None
     try:
         head, packed = _loads(_file_entry(where, path).read_bytes())
-        if head["stamp"] != stamp() or head["digest"] != hashlib.sha256(raw).hexdigest():
+        if head["stamp"] != stamp() or head["digest"] != hashlib.sha256(raw).hexdigest() or head["sum"] != _sum(packed):
             return None
         return _loads(packed)
     except Exception:  # missing, corrupt or foreign: only a miss
@@ -153,14 +155,21 @@ def store_file(path: Path, raw: bytes, model: Any) -> None:
     where = folder()
     if where is None:
         return
-    head = {"stamp": stamp(), "digest": hashlib.sha256(raw).hexdigest()}
     try:
-        _write(_file_entry(where, path), pickle.dumps((head, pickle.dumps(model)), protocol=pickle.HIGHEST_PROTOCOL))
+        packed = pickle.dumps(model)
+        head = {"stamp": stamp(), "digest": hashlib.sha256(raw).hexdigest(), "sum": _sum(packed)}
+        _write(_file_entry(where, path), pickle.dumps((head, packed), protocol=pickle.HIGHEST_PROTOCOL))
         entries = sorted((where / "files").glob("*.answers"), key=lambda p: p.stat().st_mtime)
         for old in entries[:-MAX_FILES]:
             old.unlink()
     except (OSError, pickle.PicklingError):
         pass
+
+
+def _sum(packed: bytes) -> str:
+    """The digest of an entry's body. Pickle has no checksum of its own: a byte changed on disk
+    inside a ruling's text would unpickle cleanly and be read out at the table as the ruling."""
+    return hashlib.sha256(packed).hexdigest()
 
 
 def _write(target: Path, blob: bytes) -> None:

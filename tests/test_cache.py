@@ -134,14 +134,16 @@ class _Planted:
 
 
 def _planted_entry(entry: Path, where: str) -> None:
-    """Keep the entry's header (stamp, digest: all checks pass) and plant code in its body."""
+    """Keep the entry's header (stamp, digest: all checks pass) and plant code in its body, with
+    the body's sum recomputed as a planter would."""
     head, packed = pickle.loads(entry.read_bytes())
     if where == "ruleset":
-        entry.write_bytes(pickle.dumps((head, pickle.dumps(_Planted()))))
-        return
-    state = pickle.loads(packed)
-    state["situations"]["wrong-end"] = pickle.dumps(_Planted())
-    entry.write_bytes(pickle.dumps((head, pickle.dumps(state))))
+        body = pickle.dumps(_Planted())
+    else:
+        state = pickle.loads(packed)
+        state["situations"]["wrong-end"] = pickle.dumps(_Planted())
+        body = pickle.dumps(state)
+    entry.write_bytes(pickle.dumps(({**head, "sum": cache._sum(body)}, body)))
 
 
 def test_a_planted_entry_runs_no_code_and_is_only_a_miss(disk: Path, parses: list[Path], tmp_path: Path,
@@ -180,6 +182,36 @@ def test_a_planted_situation_is_one_line_and_the_entry_is_removed(disk: Path, tm
     forget_process()
     again, problems = loader.load(folder)
     assert again is not None and not problems and again.situations["wrong-end"].id == "wrong-end"
+
+
+def _reword(entry: Path, old: bytes, new: bytes) -> None:
+    """A damaged disk: bytes inside a pickled text change, and the pickle still reads cleanly."""
+    blob = entry.read_bytes()
+    assert blob.count(old) == 1 and len(old) == len(new)
+    entry.write_bytes(blob.replace(old, new))
+
+
+def test_a_ruling_text_damaged_on_disk_is_a_miss_not_read_out(disk: Path, parses: list[Path], tmp_path: Path) -> None:
+    folder = copy_ruleset(tmp_path)
+    cold, _ = loader.load(folder)
+    said = cold.situations["blind-pass-peek"].nodes["no_penalty"]
+    (entry,) = disk.glob("*.ruleset")
+    _reword(entry, b"her hand is not dead", b"her hand is now dead")
+    forget_process()
+    warm, problems = loader.load(folder)
+    assert warm is not None and not problems and parses == [folder, folder]
+    assert warm.situations["blind-pass-peek"].nodes["no_penalty"] == said
+
+
+def test_an_answers_entry_damaged_on_disk_is_a_miss(disk: Path, tmp_path: Path) -> None:
+    from referee.scenarios import load_file
+
+    path = tmp_path / "case.yaml"
+    path.write_text(ANSWERS, encoding="utf-8")
+    load_file(path)
+    (entry,) = (disk / "files").glob("*.answers")
+    _reword(entry, b"West", b"East")
+    assert load_file(path).data.seats == {"picker": "West"}
 
 
 def test_an_entry_written_by_other_code_is_ignored(disk: Path, parses: list[Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
