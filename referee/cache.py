@@ -124,7 +124,7 @@ def store(rs: Ruleset) -> None:
     try:
         packed = _pack(rs)
         head = {"stamp": stamp(), "links": rs.links, "digest": rs.digest, "sum": _sum(packed)}
-        _write(_entry_path(where, rs.folder), pickle.dumps((head, packed), protocol=pickle.HIGHEST_PROTOCOL))
+        write_whole(_entry_path(where, rs.folder), pickle.dumps((head, packed), protocol=pickle.HIGHEST_PROTOCOL))
     except (OSError, pickle.PicklingError):
         pass
 
@@ -158,7 +158,7 @@ def store_file(path: Path, raw: bytes, model: Any) -> None:
     try:
         packed = pickle.dumps(model)
         head = {"stamp": stamp(), "digest": hashlib.sha256(raw).hexdigest(), "sum": _sum(packed)}
-        _write(_file_entry(where, path), pickle.dumps((head, packed), protocol=pickle.HIGHEST_PROTOCOL))
+        write_whole(_file_entry(where, path), pickle.dumps((head, packed), protocol=pickle.HIGHEST_PROTOCOL))
         entries = sorted((where / "files").glob("*.answers"), key=lambda p: p.stat().st_mtime)
         for old in entries[:-MAX_FILES]:
             old.unlink()
@@ -172,7 +172,7 @@ def _sum(packed: bytes) -> str:
     return hashlib.sha256(packed).hexdigest()
 
 
-def _write(target: Path, blob: bytes) -> None:
+def write_whole(target: Path, blob: bytes) -> None:
     """Write `blob` to `target` so a reader sees the old content or the new, never half."""
     target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")

@@ -213,36 +213,3 @@ def test_quick_sheet_type_shrinks_only_as_far_as_the_content_needs() -> None:
     assert full < sheets.FONTS[0]
     assert sheets.quick_font(groups + groups[:3]) < full
     assert f"font-size: {full}pt" in build("nmjl", "html", sheet="quick")
-
-
-def test_compiled_templates_are_kept_and_a_bad_cache_only_costs_a_compile(tmp_path: Path, monkeypatch) -> None:
-    """Templates compile once into the user's cache folder; a damaged entry or an unwritable
-    folder changes nothing in what is printed."""
-    from referee.handouts import pages
-
-    rs = load_strict("nmjl")
-
-    def sheet(cache_dir: Path | None) -> str:
-        pages._env.cache_clear()  # the environment, and so its cache folder, is made once per process
-        if cache_dir is None:
-            monkeypatch.setenv("REFEREE_NO_CACHE", "1")
-        else:
-            monkeypatch.delenv("REFEREE_NO_CACHE", raising=False)
-            monkeypatch.setenv("REFEREE_CACHE_DIR", str(cache_dir))
-        try:
-            return pages.quick_sheet(rs, "html")
-        finally:
-            pages._env.cache_clear()
-
-    plain = sheet(None)
-    kept = tmp_path / "cache"
-    assert sheet(kept) == plain  # compiled and stored
-    entries = list((kept / "templates").iterdir())
-    assert entries
-    assert sheet(kept) == plain  # read back
-    for entry in entries:
-        entry.write_bytes(b"\x00garbage" * 10)
-    assert sheet(kept) == plain  # damaged: compiled afresh
-    blocked = tmp_path / "file"
-    blocked.write_text("not a folder")
-    assert sheet(blocked) == plain  # no folder to keep them in: compiled each time

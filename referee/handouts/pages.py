@@ -32,34 +32,12 @@ def md_escape(value: Any) -> Any:
     return _MD_SPECIAL.sub(r"\\\1", text).replace("&", "&amp;")
 
 
-class _TemplateCache(jinja2.FileSystemBytecodeCache):
-    """Compiled templates kept beside the ruleset cache (compiling them costs a booklet about a
-    tenth of its time); a cache that cannot be read or written is only skipped."""
-
-    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        try:
-            super().load_bytecode(bucket)
-        except Exception:  # unreadable or foreign: compile afresh
-            bucket.reset()
-
-    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        try:
-            super().dump_bytecode(bucket)
-        except OSError:
-            pass
-
-
 def _template_cache() -> jinja2.BytecodeCache | None:
     from .. import cache
+    from .compiled import kept_in
 
     where = cache.folder()
-    if where is None:
-        return None
-    try:
-        (where / "templates").mkdir(parents=True, exist_ok=True, mode=0o700)
-    except OSError:
-        return None
-    return _TemplateCache(str(where / "templates"))
+    return None if where is None else kept_in(where / "templates")
 
 
 @lru_cache(maxsize=2)
