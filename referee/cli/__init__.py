@@ -118,6 +118,12 @@ def main() -> None:
     except KeyboardInterrupt:
         err.print("\nreferee: interrupted")
         sys.exit(EXIT_INTERRUPTED)
+    except SystemExit as exc:
+        # Ctrl-C while typer still parses the command line comes out as a bare exit 130, the
+        # interrupt only its cause; guarded commands have said so already (their exit has none).
+        if exc.code == EXIT_INTERRUPTED and isinstance(getattr(exc.__context__, "__cause__", None), KeyboardInterrupt):
+            err.print("\nreferee: interrupted")
+        raise
 
 
 # Command modules register on `app` as they are imported; order here is the order in --help.
