@@ -136,7 +136,9 @@ def _check_carry(rs: Ruleset, sid: str, goto: m.Goto, where: Place) -> list[Prob
             out.append(Problem(where, f"set: '{value}' is not an answer to '{fact_name}'"))
     for role in goto.dead:
         known = rs.fact(role, sid)
-        if known is None or known.type not in ("seat", "seats"):
+        if role in m.GROUPS:  # the engine expands groups only among the ruling's own dead
+            out.append(Problem(where, f"dead: '{role}' goes in the ruling's dead, not a goto's (it names no seat to hand on)"))
+        elif known is None or known.type not in ("seat", "seats"):
             out.append(Problem(where, f"dead: '{role}' is not a seat role of '{sid}'"))
     return out
 
@@ -305,7 +307,9 @@ def _check_ruling(rs: Ruleset, sid: str, nid: str, r: m.Ruling, node_place) -> l
             if name not in SCORING_NUMBERS and rs.fact(name, sid) is None:
                 out.append(Problem(at("says"), f"'{{{name}}}' in the text is not a role or fact of '{sid}'"))
     for i, role in enumerate(r.dead):
-        if role == "active":
+        if role in r.dead[:i]:  # a hand whose seat is left open would be read out as dead twice
+            out.append(Problem(at("dead", i), f"dead: '{role}' is listed twice"))
+        elif role == "active":
             out.append(Problem(at("dead", i), "dead: 'active' names the players still in the game; "
                                "use 'others' for every hand but the ones listed"))
         elif role == "others" and not [n for n in r.dead if n not in m.GROUPS]:
