@@ -226,7 +226,11 @@ def _unpacker(entry: Path) -> Callable[[bytes], Any]:
         try:
             return _loads(blob)
         except Exception:
-            entry.unlink(missing_ok=True)
+            try:
+                entry.unlink(missing_ok=True)
+            except OSError:  # left in place it would be read again on every run
+                raise RefereeError(f"{entry}: a damaged ruleset cache entry that cannot be removed; "
+                                   "delete it, or set REFEREE_NO_CACHE=1") from None
             raise RefereeError(f"{entry}: a damaged ruleset cache entry (now removed); run the command again") from None
 
     return build

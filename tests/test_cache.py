@@ -161,6 +161,17 @@ def test_a_planted_entry_runs_no_code_and_is_only_a_miss(disk: Path, parses: lis
     same(cold, warm)
 
 
+def _warm_with_planted_situation(disk: Path, tmp_path: Path) -> tuple[Path, Path, loader.Ruleset]:
+    folder = copy_ruleset(tmp_path)
+    loader.load(folder)
+    (entry,) = disk.glob("*.ruleset")
+    _planted_entry(entry, "situation")
+    forget_process()
+    warm, _ = loader.load(folder)
+    assert warm is not None
+    return folder, entry, warm
+
+
 def test_a_planted_situation_is_one_line_and_the_entry_is_removed(disk: Path, tmp_path: Path,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """Situations unpack on first use, after the entry was accepted: a bad one is a clear error
@@ -168,12 +179,7 @@ def test_a_planted_situation_is_one_line_and_the_entry_is_removed(disk: Path, tm
     from referee.errors import RefereeError
 
     monkeypatch.chdir(tmp_path)
-    folder = copy_ruleset(tmp_path)
-    loader.load(folder)
-    (entry,) = disk.glob("*.ruleset")
-    _planted_entry(entry, "situation")
-    forget_process()
-    warm, _ = loader.load(folder)
+    folder, entry, warm = _warm_with_planted_situation(disk, tmp_path)
     assert warm is not None and isinstance(warm.situations, loader.Lazy)
     assert warm.situations["wrong-wall"] is not None  # the others still unpack
     with pytest.raises(RefereeError, match="damaged ruleset cache entry"):
@@ -182,6 +188,21 @@ def test_a_planted_situation_is_one_line_and_the_entry_is_removed(disk: Path, tm
     forget_process()
     again, problems = loader.load(folder)
     assert again is not None and not problems and again.situations["wrong-end"].id == "wrong-end"
+
+
+def test_a_planted_situation_that_cannot_be_removed_says_how_to_get_past_it(disk: Path, tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """An entry in a folder the user may not change: the line names the entry, not the system's refusal."""
+    from referee.errors import RefereeError
+
+    _, _, warm = _warm_with_planted_situation(disk, tmp_path)
+
+    def refused(self: Path, missing_ok: bool = False) -> None:
+        raise PermissionError(1, "Operation not permitted", str(self))
+
+    monkeypatch.setattr(Path, "unlink", refused)
+    with pytest.raises(RefereeError, match="damaged ruleset cache entry that cannot be removed; delete it, or set REFEREE_NO_CACHE=1"):
+        warm.situations["wrong-end"]
 
 
 def _reword(entry: Path, old: bytes, new: bytes) -> None:
