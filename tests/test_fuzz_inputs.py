@@ -164,3 +164,72 @@ def test_odd_flag_values(data: st.DataObject, command: str) -> None:
         "search": ["search", f"--ruleset={data.draw(st.sampled_from(['nmjl', v()]))}", "--", v() or "x"],
     }[command]
     invoke(*args)
+
+
+_WARM: dict[str, Any] = {}
+CACHED = "scenarios/nmjl/blind-pass-peek/peeked-first-left.yaml"
+
+
+def warm_cache() -> dict[str, Any]:
+    """One warm cache folder's entries, and what `rule` and `handout` print from it, made once."""
+    if not _WARM:
+        with tempfile.TemporaryDirectory() as tmp:
+            ruling, sheet = cached_run(Path(tmp))
+            _WARM.update(ruling=ruling, sheet=sheet,
+                         entries={str(p.relative_to(tmp)): p.read_bytes() for p in Path(tmp).rglob("*") if p.is_file()})
+    return _WARM
+
+
+def cached_run(where: Path) -> tuple[str, str]:
+    import os
+
+    from referee import cache, loader
+    from referee.handouts import pages
+
+    def forget() -> None:  # read what is on disk, as a new process would
+        cache._MEMORY.clear()
+        loader._CACHE.clear()
+        pages._env.cache_clear()
+
+    forget()
+    before = os.environ.get("REFEREE_CACHE_DIR")
+    os.environ["REFEREE_CACHE_DIR"] = str(where)
+    try:
+        ruling = invoke("rule", "--answers", str(ROOT / CACHED), "--no-input", "--no-log")
+        sheet = invoke("handout", "--format", "md", "--sheet", "quick")
+    finally:
+        if before is None:
+            del os.environ["REFEREE_CACHE_DIR"]
+        else:
+            os.environ["REFEREE_CACHE_DIR"] = before
+        forget()
+    return ruling.output, sheet.output
+
+
+@FUZZ
+@given(data=st.data(), kind=st.sampled_from([".ruleset", ".answers", ".compiled"]))
+def test_damaged_cache_entries(data: st.DataObject, kind: str) -> None:
+    """A damaged disk under the cache (bytes flipped, cut short, garbage): the same ruling and the
+    same handout, as from no cache at all."""
+    warm = warm_cache()
+    name = next(n for n in warm["entries"] if n.endswith(kind))
+    blob = bytearray(warm["entries"][name])
+    how = data.draw(st.sampled_from(["letter", "flip", "truncate", "garbage"]))
+    if how == "letter":  # inside a word the ruling prints: the pickle still reads, the words have changed
+        said = (warm["ruling"] + warm["sheet"]).encode()
+        words = [i for i in range(4, len(blob) - 4) if 97 <= blob[i] <= 122 and bytes(blob[i - 4:i + 4]) in said]
+        i = data.draw(st.sampled_from(words))
+        blob[i] = 97 + (blob[i] - 97 + data.draw(st.integers(1, 25))) % 26
+    elif how == "flip":
+        for i in data.draw(st.lists(st.integers(0, len(blob) - 1), min_size=1, max_size=4)):
+            blob[i] ^= data.draw(st.integers(1, 255))
+    elif how == "truncate":
+        del blob[data.draw(st.integers(0, len(blob) - 1)):]
+    else:
+        blob = bytearray(data.draw(st.binary(max_size=200)))
+    with tempfile.TemporaryDirectory() as tmp:
+        for n, content in warm["entries"].items():
+            (Path(tmp) / n).parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            (Path(tmp) / n).write_bytes(bytes(blob) if n == name else content)
+            (Path(tmp) / n).chmod(0o600)
+        assert cached_run(Path(tmp)) == (warm["ruling"], warm["sheet"])
