@@ -21,6 +21,7 @@ import hashlib
 import io
 import os
 import pickle
+import stat
 import sys
 import tempfile
 from pathlib import Path
@@ -100,9 +101,8 @@ def fetch(ruleset_folder: Path) -> Ruleset | None:
     if where is None:
         return None
     entry = _entry_path(where, ruleset_folder)
-    try:
-        blob = entry.read_bytes()
-    except OSError:
+    blob = read_entry(entry)
+    if blob is None:
         return None
     try:
         head, packed = _loads(blob)
@@ -142,7 +142,7 @@ def fetch_file(path: Path, raw: bytes) -> Any | None:
     if where is None:
         return None
     try:
-        head, packed = _loads(_file_entry(where, path).read_bytes())
+        head, packed = _loads(read_entry(_file_entry(where, path)) or b"")
         if head["stamp"] != stamp() or head["digest"] != hashlib.sha256(raw).hexdigest() or head["sum"] != _sum(packed):
             return None
         return _loads(packed)
@@ -164,6 +164,23 @@ def store_file(path: Path, raw: bytes, model: Any) -> None:
             old.unlink()
     except (OSError, pickle.PicklingError):
         pass
+
+
+def read_entry(path: Path, trusted: Callable[[os.stat_result], bool] = lambda st: True) -> bytes | None:
+    """An entry's bytes; None when it is missing, unreadable, not a plain file (a FIFO planted in
+    its place would block the read for ever) or not `trusted`."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or not trusted(st):
+            return None
+        try:
+            return f.read()
+        except OSError:
+            return None
 
 
 def _sum(packed: bytes) -> str:

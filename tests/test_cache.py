@@ -363,3 +363,33 @@ def test_a_ruling_from_the_cache_builds_only_the_situations_it_walks(disk: Path,
     assert getattr(step, "ruling", None) is not None, step
     assert set(warm.situations._built) <= {"wrong-end", "dead-hand-rules"}, sorted(warm.situations._built)
     assert len(warm.situations) > 50
+
+
+def _returns_soon(call) -> None:  # type: ignore[no-untyped-def]
+    import threading
+
+    done = threading.Event()
+    threading.Thread(target=lambda: (call(), done.set()), daemon=True).start()
+    assert done.wait(10), "blocked reading the cache"
+
+
+@pytest.mark.parametrize("kind", ["ruleset", "answers"])
+def test_a_fifo_in_place_of_an_entry_is_a_miss_not_a_hang(disk: Path, tmp_path: Path, kind: str) -> None:
+    import os
+
+    from referee.scenarios import load_file
+
+    folder = copy_ruleset(tmp_path)
+    path = tmp_path / "case.yaml"
+    path.write_text(ANSWERS, encoding="utf-8")
+    loader.load(folder)
+    load_file(path)
+    (entry,) = disk.glob("*.ruleset") if kind == "ruleset" else (disk / "files").glob("*.answers")
+    entry.unlink()
+    os.mkfifo(entry)
+    forget_process()
+    try:
+        _returns_soon(lambda: loader.load(folder) if kind == "ruleset" else load_file(path))
+    finally:  # opening the other end lets a reader still waiting go
+        if entry.is_fifo():
+            os.close(os.open(entry, os.O_RDWR))

@@ -42,12 +42,12 @@ class TemplateCache(jinja2.BytecodeCache):
         return self.where / f"{bucket.key}.compiled"
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        from ..cache import read_entry
+
         try:
-            fd = os.open(self._entry(bucket), os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-            with os.fdopen(fd, "rb") as f:
-                if not (stat.S_ISREG(os.fstat(f.fileno()).st_mode) and _ours(os.fstat(f.fileno()))):
-                    return
-                blob = f.read()
+            blob = read_entry(self._entry(bucket), trusted=_ours)
+            if blob is None:
+                return
             code = blob[_SUM:]
             if blob[:_SUM] == hashlib.sha256(code).digest():
                 bucket.load_bytecode(io.BytesIO(code))
