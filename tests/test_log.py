@@ -379,6 +379,23 @@ def test_a_bad_db_file_is_one_line_and_untouched(db: Path, tmp_path: Path, kind:
         assert "newer referee" in r.stderr
 
 
+@pytest.mark.parametrize("command", [["log", "list"], ["rule", *DEAD, "--table", "1"]])
+def test_a_fifo_as_the_log_is_one_line_not_a_hang(tmp_path: Path, command: list[str]) -> None:
+    import os
+    import subprocess
+    import sys
+
+    fifo = tmp_path / "rulings.db"
+    os.mkfifo(fifo)
+    try:
+        r = subprocess.run([sys.executable, "-m", "referee", *command, "--db", str(fifo)],
+                           capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    finally:  # opening the other end lets a reader still waiting go
+        os.close(os.open(fifo, os.O_RDWR))
+    assert r.returncode == 1 and r.stderr.splitlines() == [
+        f"referee: {fifo}: is not a regular file (a device, FIFO or socket); not touching it (use another --db or REFEREE_DB)"]
+
+
 def test_reading_a_missing_log_does_not_create_one(tmp_path: Path) -> None:
     typo = tmp_path / "rulngs.db"
     r = cli("log", "list", "--db", typo)

@@ -59,6 +59,8 @@ def _check_file(path: Path) -> None:
         raise refuse(path, "is a folder, not a rulings log")
     if not path.exists():
         return
+    if not path.is_file():  # opening a FIFO would wait for a writer for ever; a device is no log
+        raise refuse(path, "is not a regular file (a device, FIFO or socket)")
     try:
         with path.open("rb") as fh:
             head = fh.read(len(SQLITE_MAGIC))
