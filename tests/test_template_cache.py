@@ -116,3 +116,11 @@ def test_an_entry_this_user_wrote_is_read_back(sheet, tmp_path: Path) -> None:  
     with pytest.raises(Exception):
         sheet(kept)
     assert marker.exists()
+
+
+def test_where_owners_cannot_be_told_apart_templates_are_compiled_each_time(sheet, tmp_path: Path,  # type: ignore[no-untyped-def]
+                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    kept = tmp_path / "cache"
+    plain = sheet(kept)
+    monkeypatch.delattr(os, "getuid")
+    assert sheet(kept) == plain

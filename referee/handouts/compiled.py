@@ -21,7 +21,9 @@ _SUM = hashlib.sha256().digest_size
 
 
 def _ours(st: os.stat_result) -> bool:
-    return st.st_uid == os.getuid() and not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+    # Where owners cannot be told apart (no getuid, as on Windows) nothing is trusted: a compile each time.
+    uid = getattr(os, "getuid", None)
+    return uid is not None and st.st_uid == uid() and not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
 
 
 def kept_in(where: Path) -> TemplateCache | None:
