@@ -170,7 +170,8 @@ def read_entry(path: Path, trusted: Callable[[os.stat_result], bool] = lambda st
     """An entry's bytes; None when it is missing, unreadable, not a plain file (a FIFO planted in
     its place would block the read for ever) or not `trusted`."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0))
+        flags = os.O_RDONLY | getattr(os, "O_BINARY", 0)  # O_BINARY: Windows would translate line ends
+        fd = os.open(path, flags | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0))
     except OSError:
         return None
     with os.fdopen(fd, "rb") as f:
