@@ -166,7 +166,35 @@ def store_file(path: Path, raw: bytes, model: Any) -> None:
         pass
 
 
-def read_entry(path: Path, trusted: Callable[[os.stat_result], bool] = lambda st: True) -> bytes | None:
+def owned_alone(st: os.stat_result) -> bool | None:
+    """Does this user own the file, with nobody else allowed to write it? None where owners
+    cannot be told apart (no getuid, as on Windows)."""
+    uid = getattr(os, "getuid", None)
+    if uid is None:
+        return None
+    return st.st_uid == uid() and not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+
+
+def _not_foreign(st: os.stat_result) -> bool:
+    # The allow-list keeps code out of an entry, but not data of the wrong shape: an entry another
+    # user could have written is not read (where owners cannot be told apart, the folder's rights decide).
+    return owned_alone(st) is not False
+
+
+def make_private(where: Path) -> None:
+    """Make `where` and any missing folder above it readable by this user alone (mkdir's mode
+    reaches only the last folder it makes)."""
+    missing = []
+    while not where.exists():
+        missing.append(where)
+        if where.parent == where:
+            break
+        where = where.parent
+    for path in reversed(missing):
+        path.mkdir(mode=0o700, exist_ok=True)
+
+
+def read_entry(path: Path, trusted: Callable[[os.stat_result], bool] = _not_foreign) -> bytes | None:
     """An entry's bytes; None when it is missing, unreadable, not a plain file (a FIFO planted in
     its place would block the read for ever) or not `trusted`."""
     try:
@@ -192,7 +220,7 @@ def _sum(packed: bytes) -> str:
 
 def write_whole(target: Path, blob: bytes) -> None:
     """Write `blob` to `target` so a reader sees the old content or the new, never half."""
-    target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    make_private(target.parent)
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
     try:
         with os.fdopen(fd, "wb") as f:

@@ -393,3 +393,38 @@ def test_a_fifo_in_place_of_an_entry_is_a_miss_not_a_hang(disk: Path, tmp_path: 
     finally:  # opening the other end lets a reader still waiting go
         if entry.is_fifo():
             os.close(os.open(entry, os.O_RDWR))
+
+
+def test_the_cache_folders_are_made_for_this_user_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every folder the cache makes is 0700, the root and its parents included, not only the
+    last one (mkdir's mode reaches only that)."""
+    import stat as st
+
+    root = tmp_path / "a" / "b" / "cache"
+    monkeypatch.setenv("REFEREE_CACHE_DIR", str(root))
+    monkeypatch.delenv("REFEREE_NO_CACHE", raising=False)
+    monkeypatch.setattr(cache, "_MEMORY", {})
+    loader.load(copy_ruleset(tmp_path))
+    cache.store_file(tmp_path / "x.yaml", b"situation: x\n", {"any": "model"})
+    for folder in (tmp_path / "a", tmp_path / "a" / "b", root, root / "files"):
+        assert st.S_IMODE(folder.stat().st_mode) == 0o700, folder
+
+
+@pytest.mark.parametrize("how", ["another owner", "group-writable"])
+def test_an_entry_another_user_could_have_written_is_not_read(disk: Path, parses: list[Path], tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch, how: str) -> None:
+    """The allow-list keeps code out; ownership keeps out data of the wrong shape planted by someone else."""
+    import os
+
+    folder = copy_ruleset(tmp_path)
+    loader.load(folder)
+    (entry,) = disk.glob("*.ruleset")
+    if how == "another owner":
+        uid = os.getuid()
+        monkeypatch.setattr(os, "getuid", lambda: uid + 1)
+    else:
+        entry.chmod(0o660)
+    forget_process()
+    warm, problems = loader.load(folder)
+    assert warm is not None and not problems
+    assert parses == [folder, folder]  # read from the files again, not from the entry

@@ -22,14 +22,17 @@ _SUM = hashlib.sha256().digest_size
 
 def _ours(st: os.stat_result) -> bool:
     # Where owners cannot be told apart (no getuid, as on Windows) nothing is trusted: a compile each time.
-    uid = getattr(os, "getuid", None)
-    return uid is not None and st.st_uid == uid() and not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+    from ..cache import owned_alone
+
+    return owned_alone(st) is True
 
 
 def kept_in(where: Path) -> TemplateCache | None:
     """A cache in `where`, made if need be; None when the folder cannot be made or is not ours alone."""
+    from ..cache import make_private
+
     try:
-        where.mkdir(parents=True, exist_ok=True, mode=0o700)
+        make_private(where)
         st = os.lstat(where)
     except OSError:
         return None
