@@ -263,6 +263,13 @@ def test_interactive_refuses_a_bad_value_and_asks_again() -> None:
     assert "HF-1" in r.stdout
 
 
+def test_situation_words_need_no_quotes() -> None:
+    # `referee rule wrong end` as --help shows it: several words are one search, not extra arguments
+    r = house("rule", "wrong", "end", "-a", "discard_claimed=no", "-s", "picker=West", "--no-input")
+    assert r.code == 0, r.output
+    assert "HW-1" in r.stdout
+
+
 def test_closed_stdin_is_a_usage_error_not_a_hang() -> None:
     r = house("rule", "false-call", input="")
     assert r.code == 2

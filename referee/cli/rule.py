@@ -219,7 +219,7 @@ def _print_outcome(o: Any) -> None:
     "# recorded in the rulings log:\nreferee rule wrong-end \\\n  --seat picker=West -p West=Ruth \\\n  --table 12 --round 3 --judge Ann"))
 @guarded
 def rule(
-    situation: Optional[str] = typer.Argument(None, metavar="SITUATION", help="Situation id, or words to search for."),
+    words: Optional[list[str]] = typer.Argument(None, metavar="SITUATION", help="Situation id, or words to search for (quotes not needed)."),
     ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r", metavar="RULESET", help="Ruleset id or folder (default: the answers file's, else nmjl)."),
     answer: list[str] = typer.Option([], "--answer", "-a", metavar="FACT=VALUE", help="An answer, e.g. hand_value=25; repeatable."),
     answers: Optional[Path] = typer.Option(None, "--answers", help="YAML answers file (a scenario file works)."),
@@ -245,6 +245,7 @@ def rule(
     """
     from ..store.context import log_context
 
+    situation = " ".join(words) if words else None  # `referee rule wrong end` as typed, no quotes
     log_to = log_context(db, event, round_, table, judge, no_log)
     if log_to is not None:
         from ..store.rulings import check
