@@ -163,6 +163,20 @@ def test_cli_writes_a_file_and_reports_usage_errors(cli, tmp_path: Path) -> None
     assert r.exit_code == 2 and "unknown paper 'a5'" in r.output
 
 
+def test_the_file_name_decides_the_format_or_a_mismatch_is_refused(cli, tmp_path: Path) -> None:
+    md = tmp_path / "RULES.md"
+    r = cli("handout", "--sheet", "quick", "-o", str(md))
+    assert r.exit_code == 0, r.output
+    assert md.read_text().startswith("# ")  # Markdown, not HTML under a .md name
+    pdf = tmp_path / "rules.pdf"
+    r = cli("handout", "--format", "md", "-o", str(pdf))
+    assert r.exit_code == 2 and "--format md does not match" in r.output
+    assert not pdf.exists()
+    other = tmp_path / "rules.txt"  # an extension that says nothing keeps the default
+    assert cli("handout", "--sheet", "quick", "-o", str(other)).exit_code == 0
+    assert other.read_text().startswith("<!DOCTYPE html>")
+
+
 def test_diff_sheet_lists_every_difference_referee_diff_finds() -> None:
     from referee.diff import describe, diff
 

@@ -19,7 +19,7 @@ from . import RULESET_OPT, app, err, examples, guarded, safe
 @guarded
 def handout(
     ruleset: str = RULESET_OPT,
-    fmt: str = typer.Option("html", "--format", "-f", metavar="FORMAT", help="html (one self-contained file), md (Markdown) or pdf (needs the pdf extra)."),
+    fmt: Optional[str] = typer.Option(None, "--format", "-f", metavar="FORMAT", help="html (one self-contained file), md (Markdown) or pdf (needs the pdf extra). Default: from -o's extension, else html."),
     sheet: str = typer.Option("booklet", "--sheet", "-s", metavar="SHEET", help="booklet (everything), quick (one or two pages) or diff (changes from --base)."),
     base: Optional[str] = typer.Option(None, "--base", "-b", metavar="RULESET", help="For --sheet diff: the ruleset to compare with (default: the one it extends)."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="PATH", help="Write here instead of standard output (required for pdf)."),
@@ -32,6 +32,7 @@ def handout(
     """
     from ..handouts import FORMATS, SHEETS, build
 
+    fmt = _format_for(fmt, output)
     if fmt not in FORMATS:
         raise UsageError(f"unknown format '{fmt}'; choose {', '.join(FORMATS)}")
     if sheet not in SHEETS:
@@ -52,3 +53,16 @@ def handout(
     except OSError as exc:
         raise UsageError(f"{output}: cannot write ({exc.strerror or exc})") from None
     err.print(f"wrote {safe(output)}")
+
+
+# A file named rules.pdf that holds HTML opens as a broken PDF at the copy shop.
+EXTENSIONS = {".html": "html", ".htm": "html", ".md": "md", ".markdown": "md", ".pdf": "pdf"}
+
+
+def _format_for(fmt: Optional[str], output: Optional[Path]) -> str:
+    implied = EXTENSIONS.get(output.suffix.lower()) if output is not None else None
+    if fmt is None:
+        return implied or "html"
+    if implied is not None and fmt in EXTENSIONS.values() and implied != fmt:
+        raise UsageError(f"--format {fmt} does not match {output}; name the file .{fmt} or drop --format")
+    return fmt
