@@ -222,7 +222,7 @@ def describe(side: Side, unit: str) -> str:
     if side.points:
         bits.append("points: " + ", ".join(f"{a} {n:+d}" if isinstance(n, int) else f"{a} {n}" for a, n in side.points))
     if not side.payments and not side.points:
-        bits.append("no payment")
+        bits.append("no points" if unit == "points" else "no payment")  # in a judge's own unit
     return " · ".join(bits)
 
 

@@ -51,6 +51,16 @@ def test_tournament_organizers_differ_on_exposure_penalty():
     assert d and "points" in d[0].differs
 
 
+def test_an_outcome_without_scores_is_worded_in_each_rulesets_unit():
+    from referee.diff import describe
+
+    r = diff(load_strict("nmjl"), load_strict("tournament"))
+    mje = {s.id: s for s in r.differing}["mahjong-in-error"]
+    d = next(d for d in mje.differences if d.b.ruling == "T-MJE-6")
+    assert describe(d.a, "cents").endswith("(cents)")
+    assert describe(d.b, "points").endswith("no points")  # a tournament scores points, never pays
+
+
 def test_cli_diff(cli):
     r = cli("diff", "nmjl", "card-game")
     assert r.exit_code == 0, r.output
