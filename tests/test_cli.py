@@ -299,6 +299,13 @@ def test_search_ranking(words: str, want: str) -> None:
     assert text.stdout.splitlines()[0].startswith(want)
 
 
+@pytest.mark.parametrize("limit", ["0", "-3"])
+def test_search_limit_below_one_is_a_usage_error_not_no_match(limit: str) -> None:
+    r = house("search", "wrong", "end", "--limit", limit)
+    assert r.code == 2
+    assert "--limit" in r.stderr and "no situation matches" not in r.stderr
+
+
 def test_search_nothing_found_exits_1() -> None:
     r = house("search", "xyzzy")
     assert r.code == 1

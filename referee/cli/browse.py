@@ -16,7 +16,7 @@ from .show import styled, width, wrapped
 def search(
     words: list[str] = typer.Argument(..., metavar="WORDS", help="What happened, in a few words."),
     ruleset: str = RULESET_OPT,
-    limit: int = typer.Option(8, "--limit", "-n", help="How many matches to show."),
+    limit: int = typer.Option(8, "--limit", "-n", help="How many matches to show (at least 1)."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Situations ranked by how well they match WORDS: a story in a judge's own words works.
@@ -28,6 +28,8 @@ def search(
     from ..loader import load_strict
     from ..search import search as find
 
+    if limit < 1:  # else every story would be 'no situation matches'
+        raise UsageError(f"--limit: {limit} shows nothing; give 1 or more")
     rs = load_strict(ruleset)
     hits = find(list(rs.situations.values()), " ".join(words), limit=limit)
     if as_json:
