@@ -263,6 +263,13 @@ def test_interactive_refuses_a_bad_value_and_asks_again() -> None:
     assert "HF-1" in r.stdout
 
 
+def test_a_number_off_the_list_asks_again_instead_of_searching() -> None:
+    r = house("rule", input="list\n99\n1\n")  # house lists three situations; 1 is picked-wrong-end
+    assert "Nothing is numbered 99; choose a number from 1 to 3" in r.stderr
+    assert "Nothing matches '99'" not in r.stderr
+    assert "Was the picker's discard claimed" in r.stderr  # went on to the situation picked
+
+
 def test_situation_words_need_no_quotes() -> None:
     # `referee rule wrong end` as --help shows it: several words are one search, not extra arguments
     r = house("rule", "wrong", "end", "-a", "discard_claimed=no", "-s", "picker=West", "--no-input")

@@ -60,6 +60,10 @@ def _pick_situation(rs: Any, words: str | None, no_input: bool) -> str:
         listed = words.lower() == "list"
         enter = "" if listed else "Enter for 1, "
         choice = _ask_line(f"Which one? (number, {enter}or new words; back, list, q)").strip()
+        while choice.isdigit() and not is_index(choice, len(shown)):  # a slip of the finger, not a story
+            span = "1" if len(shown) == 1 else f"a number from 1 to {len(shown)}"
+            ask.print(f"[yellow]Nothing is numbered {safe(choice)};[/] choose {span}, or type new words.")
+            choice = _ask_line(f"Which one? (number, {enter}or new words; back, list, q)").strip()
         if choice == "" and not listed:
             return shown[0].id
         if is_index(choice, len(shown)):
