@@ -134,6 +134,7 @@ class Result:
     ruling: str | None
     failures: list[str] = field(default_factory=list)
     loaded: Ruleset | None = None  # the ruleset replayed against, for leaf coverage
+    situation: str | None = None
 
     @property
     def passed(self) -> bool:
@@ -207,7 +208,7 @@ def run_file(path: Path) -> tuple[Result, Outcome | None]:
         failures = [f"{path}: no 'expect' section; this is an answers file, not a scenario"]
     else:
         failures = compare(outcome, sc.data.expect)
-    return Result(path, rs.id, outcome.ruling.id, failures, rs), outcome
+    return Result(path, rs.id, outcome.ruling.id, failures, rs, sc.situation), outcome
 
 
 def scenario_files(paths: list[Path]) -> list[Path]:

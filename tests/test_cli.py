@@ -479,6 +479,17 @@ def test_test_failing_scenario_exits_1(tmp_path: Path) -> None:
     assert "expected HC-1, got HC-2" in r.stdout
 
 
+def test_test_of_some_files_lists_only_their_situations_unreached_rulings(tmp_path: Path) -> None:
+    _scenario(tmp_path, "a", "HC-1", east_discarded="yes")
+    r = run("test", str(tmp_path), env=HOUSE_ENV)
+    assert r.code == 0, r.output
+    assert "house: HC-2 (tile-count.redeal) is reached by no scenario" in r.stdout
+    assert "HW-" not in r.stdout and "HF-" not in r.stdout  # situations these files never started in
+    r = run("test", "--coverage", str(tmp_path), env=HOUSE_ENV)
+    assert r.code == 1
+    assert "HC-2" in r.stdout and "HW-1" in r.stdout and "HF-1" in r.stdout
+
+
 def test_test_shipped_prints_the_summary_line() -> None:
     # whether every leaf is covered is test_scenarios.py's business; here only the report's shape
     r = run("test")
