@@ -313,15 +313,17 @@ def seat_clashes(
                 continue
             if (a in carried_dead and b in listed_dead) or (b in carried_dead and a in listed_dead):
                 continue
-            out.append((a, _clash_text(a, da, b, common[0])))
-            out.append((b, _clash_text(b, db, a, common[0])))
+            out.append((a, _clash_text(a, da, b, db, common[0])))
+            out.append((b, _clash_text(b, db, a, da, common[0])))
     return out
 
 
-def _clash_text(name: str, definition: m.FactDef, other: str, seat: str) -> str:
+def _clash_text(name: str, definition: m.FactDef, other: str, other_definition: m.FactDef, seat: str) -> str:
+    # a group of seats is named as a group: "one of the exposers", never "the exposers"
+    them = ("one of " if other_definition.type == "seats" else "") + _label(other)
     if definition.type == "seats":
-        return f"{name}: {seat} is {_label(other)}; name only other seats"
-    return f"{name}: {seat} is already {_label(other)}; {_label(name)} is another player"
+        return f"{name}: {seat} is {them}; name only other seats"
+    return f"{name}: {seat} is already {them}; {_label(name)} is another player"
 
 
 def check_answer(rs: Ruleset, sid: str, facts: dict[str, Any], name: str) -> None:
