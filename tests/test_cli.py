@@ -280,6 +280,8 @@ def test_situation_words_need_no_quotes() -> None:
 def test_closed_stdin_is_a_usage_error_not_a_hang() -> None:
     r = house("rule", "false-call", input="")
     assert r.code == 2
+    # the error starts its own line, not glued to the unanswered prompt
+    assert "\nreferee: no more input" in r.stderr, r.stderr
 
 
 # ---------------------------------------------------------------------------

@@ -99,6 +99,7 @@ def _ask_line(prompt: str) -> str:
     try:
         return ask.input(last + " ")
     except EOFError:
+        ask.print()  # end the prompt's line: the error is a line of its own, not an answer
         raise UsageError("no more input (standard input closed); use --answer or --no-input") from None
 
 
