@@ -124,7 +124,8 @@ def tree_lines(rs: Ruleset, sid: str) -> list[str]:
             continue
         nid, depth, label = item
         pad = "  " * depth
-        prefix = f"{pad}{label} -> " if label else pad
+        # the node id in brackets: what an overlay's `patch:` names under `nodes:`
+        prefix = (f"{pad}{label} -> " if label else pad) + f"({nid}) "
         n = sit.nodes.get(nid)
         if n is None:
             out.append(f"{prefix}?? missing node '{nid}'")
@@ -137,10 +138,11 @@ def tree_lines(rs: Ruleset, sid: str) -> list[str]:
         if isinstance(n, m.GotoNode):
             out.append(f"{prefix}goto {n.goto}" + (f" at {n.at}" if n.at else ""))
             continue
+        if nid in seen:  # a question two branches share is printed once, in full
+            out.append(f"{prefix}? {n.ask}, as above")
+            continue
         fact = rs.fact(n.ask, sid)
         out.append(f"{prefix}? {n.ask}: {fact.ask if fact else '(undefined fact)'}")
-        if nid in seen:
-            continue
         seen.add(nid)
         later: list[tuple[str, int, str] | str] = []
         for value, target in n.branches():

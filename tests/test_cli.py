@@ -347,6 +347,15 @@ def test_show_text() -> None:
     assert "picked-wrong-end: Picked from the wrong end of the wall" in out
     assert "? discard_claimed" in out and "[HW-1]" in out and "[HW-2]" in out
     assert "goto false-call" in out
+    # node ids, which an overlay's patch names: the house template sends authors here for them
+    assert "(claimed) ? discard_claimed" in out and "no -> (dead) [HW-1]" in out
+
+
+def test_show_prints_a_shared_question_once_and_points_back_to_it() -> None:
+    r = run("show", "valid-mahjong")
+    assert r.code == 0
+    assert r.stdout.count("? win_how: How did the winner get her last tile?") == 1
+    assert "no -> (how) ? win_how, as above" in r.stdout
 
 
 def test_show_mermaid() -> None:
