@@ -150,6 +150,11 @@ def test_pay_command_points_needs_exposures(cli):
     assert json.loads(r.output)["totals"] == {"East": 30, "South": -20, "West": 0, "North": 0}
 
 
+def test_pay_refuses_exposures_a_money_schedule_would_ignore(cli):
+    r = cli("pay", "--winner", "East", "--how", "discard", "--discarder", "South", "--value", "30", "--exposures", "3")
+    assert r.exit_code == 2 and "--exposures is for a points ruleset" in r.output
+
+
 def test_pay_command_usage_errors(cli):
     assert cli("pay", "--winner", "East", "--how", "discard", "--value", "30").exit_code == 2
     assert cli("pay", "--winner", "East", "--how", "self-pick", "--discarder", "West", "--value", "30").exit_code == 2

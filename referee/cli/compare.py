@@ -123,6 +123,8 @@ def pay(
         result = points(sc, winner=win, how=how, value=value, discarder=dis, exposures=exposures,
                         jokerless=jokerless, singles_and_pairs=singles_and_pairs, names=names, dead=dead_seats)
     else:
+        if exposures is not None:  # else the judge believes a penalty was weighed that never is
+            raise UsageError(f"ruleset '{rs.id}' pays money; --exposures is for a points ruleset's discarder penalty")
         result = standard(sc, winner=win, how=how, value=value, discarder=dis, jokerless=jokerless,
                           singles_and_pairs=singles_and_pairs, names=names, dead=dead_seats,
                           dice_doubles=doubles, bettor_on=_bet(bettor))
