@@ -123,6 +123,8 @@ def _check_seats(winner: str, how: str, discarder: str | None, dead: tuple[str, 
         raise UsageError(f"{winner} cannot both win and be dead")
     if discarder and discarder in dead:
         raise UsageError(f"{discarder} is dead, and a dead hand does not discard")
+    if len(set(dead)) >= 3:  # the third dead hand ends the game; no Mah Jongg can follow it
+        raise UsageError("three hands are dead, so the game is replayed and nobody pays; see 'referee rule three-dead-hands'")
 
 
 def standard(

@@ -155,6 +155,13 @@ def test_pay_refuses_exposures_a_money_schedule_would_ignore(cli):
     assert r.exit_code == 2 and "--exposures is for a points ruleset" in r.output
 
 
+def test_pay_refuses_a_win_after_three_hands_died(cli):
+    r = cli("pay", "--winner", "East", "--how", "self-pick", "--value", "30", "--dead", "S", "--dead", "W", "--dead", "N")
+    assert r.exit_code == 2 and "three hands are dead" in r.output and "three-dead-hands" in r.output
+    r = cli("pay", "--winner", "East", "--how", "self-pick", "--value", "30", "--dead", "S", "--dead", "W")
+    assert r.exit_code == 0, r.output  # two dead hands still pay the winner
+
+
 def test_pay_command_usage_errors(cli):
     assert cli("pay", "--winner", "East", "--how", "discard", "--value", "30").exit_code == 2
     assert cli("pay", "--winner", "East", "--how", "self-pick", "--discarder", "West", "--value", "30").exit_code == 2
