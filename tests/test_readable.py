@@ -72,6 +72,15 @@ def test_help_fits_the_terminal_and_names_real_types(command: str, columns: int)
             assert re.search(re.escape(name) + r" ([A-Z][A-Z=_|]*|\[)", r.stdout), (name, r.stdout)
 
 
+@pytest.mark.parametrize("group", [[], ["log"]])
+def test_command_lists_show_whole_sentences_at_80_columns(group: list[str]) -> None:
+    # click cuts a long first sentence to fit with '...': a judge reads half a description
+    r = run(*group, "--help", env={"COLUMNS": "80"})
+    listed = r.stdout.split("Commands:")[1].split("\n\n")[0]
+    cut = [line for line in listed.splitlines() if line.rstrip().endswith("...")]
+    assert not cut, cut
+
+
 def test_rule_help_names_the_values_it_takes() -> None:
     r = run("rule", "--help", env={"COLUMNS": "100"})
     for shown in ["--answer FACT=VALUE", "--seat ROLE=SEAT", "--player SEAT=NAME", "--answers PATH", "SITUATION"]:

@@ -11,7 +11,7 @@ from ..errors import LoadError, UsageError
 from . import EXIT_FINDING, app, err, examples, guarded, out, safe
 
 
-@app.command(epilog=examples("referee check", "referee check rulesets/my-house", "referee check scenarios/nmjl"))
+@app.command(short_help="Validate and lint rulesets and scenarios.", epilog=examples("referee check", "referee check rulesets/my-house", "referee check scenarios/nmjl"))
 @guarded
 def check(paths: list[Path] = typer.Argument(None, metavar="PATHS", help="Ruleset folders, ruleset ids, scenario files or folders. Default: everything shipped.")) -> None:
     """Validate and lint rulesets and scenarios; prints path:line:col: message for each problem."""
@@ -48,7 +48,7 @@ def check(paths: list[Path] = typer.Argument(None, metavar="PATHS", help="Rulese
     err.print(f"ok: {len(targets)} ruleset{'s' if len(targets) != 1 else ''}, {len(scen)} scenario file{'s' if len(scen) != 1 else ''} checked")
 
 
-@app.command("test", epilog=examples("referee test", "referee test scenarios/nmjl/wrong-end", "referee test -v my-scenarios"))
+@app.command("test", short_help="Replay scenarios; list failures and rulings none reaches.", epilog=examples("referee test", "referee test scenarios/nmjl/wrong-end", "referee test -v my-scenarios"))
 @guarded
 def test_(
     paths: list[Path] = typer.Argument(None, metavar="PATHS", help="Scenario files or folders. Default: all shipped scenarios."),

@@ -11,7 +11,7 @@ from . import EXIT_FINDING, RULESET_OPT, app, err, examples, guarded, out, print
 from .show import styled, width, wrapped
 
 
-@app.command(epilog=examples("referee search wrong wall", "referee search drew from the back", "referee search -r amja false mahj", "referee search --json \\\n  she said white but it was a flower"))
+@app.command(short_help="Situations that match a story told in your own words.", epilog=examples("referee search wrong wall", "referee search drew from the back", "referee search -r amja false mahj", "referee search --json \\\n  she said white but it was a flower"))
 @guarded
 def search(
     words: list[str] = typer.Argument(..., metavar="WORDS", help="What happened, in a few words."),
@@ -103,7 +103,7 @@ def show(
         raise UsageError(f"unknown format '{fmt}'; choose text, mermaid or dot")
 
 
-@app.command(epilog=examples("referee rulesets", "REFEREE_RULESETS=~/rules \\\n  referee rulesets --json"))
+@app.command(short_help="The rulesets referee can find.", epilog=examples("referee rulesets", "REFEREE_RULESETS=~/rules \\\n  referee rulesets --json"))
 @guarded
 def rulesets(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
     """The rulesets referee can find (shipped, and folders named in REFEREE_RULESETS)."""

@@ -12,7 +12,7 @@ from . import RULESET_OPT, _pairs, app, examples, guarded, out, print_json, safe
 from .show import styled, wrapped
 
 
-@app.command("diff", epilog=examples(
+@app.command("diff", short_help="Every case where two rulesets rule differently.", epilog=examples(
     "referee diff nmjl card-game",
     "referee diff tournament \\\n  tournament-crak --json",
     "referee diff nmjl rulesets/my-house"))
@@ -74,7 +74,7 @@ def _bet(raw: str | None) -> str | None:
         raise UsageError(f"{exc.message}, or '{WALL_BET}' for a bet on a wall game") from None
 
 
-@app.command(epilog=examples(
+@app.command(short_help="Settle a valid Mah Jongg, showing the arithmetic.", epilog=examples(
     "referee pay --winner East \\\n  --how discard --discarder West \\\n  --value 30",
     "referee pay --winner South \\\n  --how self-pick --value 25 \\\n  --jokerless --player South=Ruth",
     "referee pay --winner North \\\n  --how discard --discarder East \\\n  --value 40 --dead West --bettor East",

@@ -11,7 +11,7 @@ from ..errors import UsageError
 from . import RULESET_OPT, app, err, examples, guarded, safe
 
 
-@app.command(epilog=examples(
+@app.command(short_help="Print the rules: booklet, quick sheet or differences.", epilog=examples(
     "referee handout --ruleset tournament \\\n  --format html -o rules.html",
     "referee handout --format md > RULES.md",
     "referee handout --sheet quick \\\n  --format pdf --paper a4 \\\n  -o penalty-sheet.pdf",

@@ -18,7 +18,7 @@ log_app = App(
     help="The rulings log: every ruling recorded by 'referee rule' with --table/--round/--judge or a configured event.",
     epilog="The log is an SQLite file in your application folder; --db or REFEREE_DB points elsewhere.",
 )
-app.add_typer(log_app, name="log")
+app.add_typer(log_app, name="log", short_help="The rulings log: list, show, export and replay rulings.")
 
 DB_OPT = typer.Option(None, "--db", help="The log file (default: REFEREE_DB, else rulings.db in the application folder).")
 
@@ -51,7 +51,7 @@ def _where(r: Any) -> str:
     return ", ".join(p for p in parts if p)
 
 
-@log_app.command("event", epilog=examples(
+@log_app.command("event", short_help="Set the event every ruling is recorded under.", epilog=examples(
     'referee log event "Spring Open 2026" \\\n  --judge Ann',
     "# keep the event, move to round 3:\nreferee log event --round 3",
     "# what rulings are recorded under:\nreferee log event",
@@ -122,7 +122,7 @@ def list_(
     out.print(f"[dim]{len(found)} ruling{'s' if len(found) != 1 else ''}; 'referee log show ID' for one in full[/]")
 
 
-@log_app.command("show", epilog=examples(
+@log_app.command("show", short_help="One ruling in full, as it was printed.", epilog=examples(
     "referee log show 7f3k9q2a",
     "referee log show 01jd3k7f3k9q2a --json"))
 @guarded
@@ -163,7 +163,7 @@ def show(
     out.print(escape(r.printed.rstrip()))  # many lines: markup escaped, controls shown by the console
 
 
-@log_app.command("players", epilog=examples(
+@log_app.command("players", short_help="Per player: rulings against her, dead hands, amounts.", epilog=examples(
     'referee log players \\\n  --event "Spring Open 2026"',
     "referee log players --json"))
 @guarded
@@ -219,7 +219,7 @@ def withdraw(
     out.print(f"Withdrawn: {r.id} ({safe(r.ruling_id)}, {safe(r.situation)}) by {safe(r.withdrawn_by or who)}: {safe(r.withdrawn_reason or '')}")
 
 
-@log_app.command("export", epilog=examples(
+@log_app.command("export", short_help="Every ruling, every field: csv, json or jsonl.", epilog=examples(
     "referee log export --format csv \\\n  > rulings.csv",
     "referee log export --format jsonl \\\n  --output ann-laptop.jsonl",
     'referee log export --format json \\\n  --event "Spring Open 2026" \\\n  -o spring.json'))
@@ -269,7 +269,7 @@ def import_(
             out.print(f"{safe(str(f))}: {len(rulings)} ruling{'s' if len(rulings) != 1 else ''}, {added} new{extra}")
 
 
-@log_app.command("replay", epilog=examples(
+@log_app.command("replay", short_help="Re-run a ruling under its recorded rules and today's.", epilog=examples(
     "referee log replay 7f3k9q2a"))
 @guarded
 def replay(
