@@ -315,6 +315,13 @@ def test_search_limit_below_one_is_a_usage_error_not_no_match(limit: str) -> Non
     assert "--limit" in r.stderr and "no situation matches" not in r.stderr
 
 
+def test_search_prints_the_summary_under_the_title_not_run_on() -> None:
+    r = house("search", "wrong", "end")
+    lines = r.stdout.splitlines()
+    assert lines[0] == "picked-wrong-end  Picked from the wrong end of the wall"
+    assert lines[1] == "    A player took her tile from the back end of the wall."
+
+
 def test_search_nothing_found_exits_1() -> None:
     r = house("search", "xyzzy")
     assert r.code == 1

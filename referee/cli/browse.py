@@ -41,8 +41,9 @@ def search(
     if not hits:
         err.print(f"referee: no situation matches '{safe(' '.join(words))}'; try 'referee list'")
         raise typer.Exit(EXIT_FINDING)
-    for h in hits:
-        wrapped(out, styled((h.situation.id, "bold"), "  " + h.situation.title, ("  " + h.situation.summary, "dim")), rest="    ")
+    for h in hits:  # the summary on lines of its own: without colour it ran on from the title
+        wrapped(out, styled((h.situation.id, "bold"), "  " + h.situation.title), rest="      ")
+        wrapped(out, styled((h.situation.summary, "dim")), first="    ", rest="    ")
 
 
 @app.command("list", epilog=examples("referee list", "referee list --phase mahjong", "referee list -r card-game --json"))
