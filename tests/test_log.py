@@ -146,6 +146,18 @@ def test_event_from_the_environment(db: Path, monkeypatch) -> None:
     assert (rec["event"], rec["judge"]) == ("Club night", "Cy")  # an option beats the environment
 
 
+def test_log_event_says_what_rule_will_do(db: Path, monkeypatch) -> None:
+    monkeypatch.setenv("REFEREE_DB", str(db))
+    monkeypatch.setenv("REFEREE_EVENT", "Club night")
+    shown = cli("log", "event").stdout  # the variable alone makes 'rule' record
+    assert shown.startswith("Rulings are recorded in") and "Club night (from REFEREE_EVENT)" in shown
+    monkeypatch.delenv("REFEREE_EVENT")
+    shown = cli("log", "event", "--judge", "Ann").stdout  # a judge without an event records nothing
+    assert shown.startswith("No event configured") and "Ann" in shown
+    cli("rule", *DEAD, "--ruleset", HOUSE)
+    assert not db.exists()
+
+
 # ---------------------------------------------------------------------------
 # list, players, withdraw
 

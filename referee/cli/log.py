@@ -80,10 +80,16 @@ def event_(
     if changes or clear:
         config = replace(config, **{k: (v.strip() or None) for k, v in changes.items()})
         write_event(path, config)
-    if not config.any():
+    # what 'referee rule' does (store.context.log_context): an event name, saved or in the
+    # environment, is what turns recording on; a judge or round alone waits for one
+    recording = bool(os.environ.get(ENV["event"]) or config.event)
+    if not recording:
         out.print(f"No event configured for {safe(str(path))}; 'referee rule' records only with --table/--round/--judge/--event.")
-        return
-    out.print(f"Rulings are recorded in {safe(str(path))} (settings in {safe(event_file(path).name)}):")
+        if not (config.any() or any(os.environ.get(v) for v in ENV.values())):
+            return
+        out.print("Kept for when an event is named:")
+    else:
+        out.print(f"Rulings are recorded in {safe(str(path))} (settings in {safe(event_file(path).name)}):")
     for key, value in asdict(config).items():
         env = os.environ.get(ENV[key])
         shown = f"{env} (from {ENV[key]})" if env else (value or "-")
