@@ -188,6 +188,16 @@ def ruleset_of(sc: Scenario, name: str | None = None) -> Ruleset:
     return rs
 
 
+def blame(sc: Scenario, exc: RefereeError) -> Problem:
+    """A problem running a file, placed at the answer it names ('picker: South is already the
+    winner' at `seats: picker`), else at `answers`."""
+    for section, items in (("seats", sc.data.seats), ("answers", sc.data.answers)):
+        for name in items:
+            if exc.message.startswith(f"{name}: "):
+                return Problem(sc.doc.place((section, name)), exc.message)
+    return Problem(sc.doc.place(("answers",)), exc.message)
+
+
 def replay(path: Path) -> tuple[Scenario, Ruleset, Outcome]:
     """Load a scenario or answers file and run it; every failure is a LoadError placed in the file."""
     sc = load_file(path)
@@ -196,7 +206,7 @@ def replay(path: Path) -> tuple[Scenario, Ruleset, Outcome]:
     try:
         return sc, rs, run(rs, sc.situation, facts, players)
     except RefereeError as exc:
-        raise LoadError([Problem(sc.doc.place(("answers",)), exc.message)]) from None
+        raise LoadError([blame(sc, exc)]) from None
 
 
 def run_file(path: Path) -> tuple[Result, Outcome | None]:

@@ -7,7 +7,7 @@ from typing import Any, Optional
 
 import typer
 
-from ..errors import UsageError
+from ..errors import LoadError, UsageError
 from . import _pairs, app, ask, err, examples, guarded, out, print_json, safe
 from .show import styled, wrap, wrapped
 
@@ -258,7 +258,7 @@ def rule(
         check(log_to.db)
     from ..answers import normalize
     from ..loader import load_strict
-    from ..scenarios import fact_for, facts_of, load_file, players_map, ruleset_of
+    from ..scenarios import blame, fact_for, facts_of, load_file, players_map, ruleset_of
 
     file_facts: dict[str, Any] = {}
     players: dict[str, str] = {}
@@ -280,7 +280,13 @@ def rule(
         for name, value in {**_pairs(answer, "--answer"), **_pairs(seat, "--seat")}.items():
             facts[name] = normalize(name, fact_for(rs, sid, name), value)
         players.update(players_map(_pairs(player, "--player"), "--player"))
-        outcome = _resolve(rs, sid, facts, players, no_input, may_leave)
+        try:
+            outcome = _resolve(rs, sid, facts, players, no_input, may_leave)
+        except UsageError as exc:
+            clash = exc.message.split(": ", 1)[0]
+            if sc is None or clash not in file_facts or facts.get(clash) != file_facts[clash]:
+                raise
+            raise LoadError([blame(sc, exc)]) from None  # the file's answers contradict each other: say where
         if outcome is not BACK:
             break
         situation = None
