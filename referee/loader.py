@@ -63,6 +63,8 @@ def locate(name: str, near: Path | None = None) -> Path:
     known = available()
     if name in known:
         return known[name]
+    if as_path.is_dir():  # a folder was meant: say what is missing, not that the id is unknown
+        raise UsageError(f"{name}: not a ruleset folder (no ruleset.yaml in it)")
     hint = difflib.get_close_matches(name, known, n=1)
     also = f"; did you mean '{hint[0]}'?" if hint else f"; known: {', '.join(known) or 'none'}"
     raise UsageError(f"unknown ruleset '{name}'{also}")

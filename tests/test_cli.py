@@ -347,6 +347,13 @@ def test_list_shipped() -> None:
         assert {d["id"] for d in r.json()} == set(load_strict(rid).situations)
 
 
+def test_a_folder_without_ruleset_yaml_is_named_as_such(tmp_path: Path) -> None:
+    r = run("show", "wrong-end", "--ruleset", str(tmp_path))
+    assert r.code == 2
+    assert f"{tmp_path}: not a ruleset folder (no ruleset.yaml in it)" in r.stderr
+    assert "unknown ruleset" not in r.stderr
+
+
 def test_show_text() -> None:
     r = house("show", "picked-wrong-end")
     assert r.code == 0
