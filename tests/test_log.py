@@ -95,6 +95,12 @@ def test_show_gives_questions_answers_and_the_printed_ruling(db: Path) -> None:
     assert "Other answers: hand_value=25" in r.stdout
 
 
+def test_show_calls_an_answer_left_open_open_not_none(db: Path) -> None:
+    rule(db, "picked-wrong-end", "-a", "discard_claimed=no", "--no-input", "--table", "2")  # picker left open
+    r = cli("log", "show", records(db)[0]["id"], "--db", db)
+    assert "picker=open" in r.stdout and "None" not in r.stdout
+
+
 def test_without_logging_options_no_log_is_opened(db: Path) -> None:
     rule(db.parent / "unused.db", *DEAD, "--no-log", "--table", "3")
     r = cli("rule", *DEAD, "--ruleset", HOUSE)

@@ -46,6 +46,13 @@ def _who(r: Any) -> str:
     return ", ".join(f"{seat} {name}" for seat, name in r.players.items())
 
 
+def _value(v: Any) -> str:
+    """An answer as the judge gave it: a seat list comma-joined, one left open as 'open' (not None)."""
+    if v is None:
+        return "open"
+    return ",".join(map(str, v)) if isinstance(v, list) else str(v)
+
+
 def _where(r: Any) -> str:
     parts = [r.event or "", f"round {r.round}" if r.round else "", f"table {r.table}" if r.table else ""]
     return ", ".join(p for p in parts if p)
@@ -158,11 +165,11 @@ def show(
             answer = ", ".join(map(str, q["answer"])) if isinstance(q["answer"], list) else q["answer"]
             out.print(f"  {i}. {safe(q['question'])} [bold]{safe(str(answer))}[/]")
     if r.seats:
-        out.print("[bold]Seats:[/] " + safe(", ".join(f"{k}={v if not isinstance(v, list) else ','.join(v)}" for k, v in r.seats.items())))
+        out.print("[bold]Seats:[/] " + safe(", ".join(f"{k}={_value(v)}" for k, v in r.seats.items())))
     asked = {q.get("fact") for q in r.questions}
     others = {k: v for k, v in r.answers.items() if k not in asked and k not in r.seats}
     if others:  # hand and declared values are asked after the tree, so they are no question
-        out.print("[bold]Other answers:[/] " + safe(", ".join(f"{k}={v}" for k, v in others.items())))
+        out.print("[bold]Other answers:[/] " + safe(", ".join(f"{k}={_value(v)}" for k, v in others.items())))
     out.print("[bold]As printed:[/]")
     from rich.markup import escape
 
