@@ -520,7 +520,7 @@ def _settle(rs: Ruleset, s: m.Settle, b: _Binder, lines: list[str], dead: set[st
     if s.bettor == m.WALL_BET:
         lines.append("The bettor, who bet on a wall game, pays the winner what a player who did not discard pays.")
     elif s.bettor:
-        lines.append(f"The bettor pays or collects exactly what {b.fill('{' + s.bettor + '}')} pays or collects.")
+        lines.append(b.fill("The bettor pays or collects exactly what {" + s.bettor + "} pays or collects."))
 
     def times(n: int) -> str:
         return f"{n * factor} x {v}" if value is None else str(n * factor * value)
@@ -529,7 +529,7 @@ def _settle(rs: Ruleset, s: m.Settle, b: _Binder, lines: list[str], dead: set[st
         assert discarder is not None
         return [
             Payment(discarder, winner, None, times(sc.discarder_times)),
-            Payment(Party("others"), winner, None, times(sc.others_times) + " (each other player)"),
+            Payment(Party("others"), winner, None, times(sc.others_times)),  # the payer already says "each other player"
         ]
     return [Payment(Party("others"), winner, None, times(sc.self_pick_times))]
 

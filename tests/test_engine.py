@@ -375,3 +375,16 @@ def test_engine_is_pure(rs: Ruleset) -> None:
     advance(rs, "first", facts)
     assert facts == before
     assert engine.MAX_STEPS >= 100
+
+
+def test_open_seats_word_the_settlement_once_and_mid_sentence() -> None:
+    from referee.loader import load_strict
+    from referee.scenarios import run
+
+    rs = load_strict("nmjl")
+    o = run(rs, "valid-mahjong", {"mahjong_valid": "yes", "jokerless": "no", "win_how": "discard", "hand_value": 25}, {})
+    assert [p.formula for p in o.payments] == ["50", "25"]  # "each other player" is the payer, not a suffix
+    o = run(rs, "fifth-player-bettor", {"bettor_spoke": "no", "bettor_bet": "seat", "bettor_game_end": "discard",
+                                         "jokerless": "no"}, {})
+    line = next(x for x in o.settle_lines if x.startswith("The bettor pays or collects"))
+    assert " exactly what the " in line, line  # the open seat is not capitalised mid-sentence
