@@ -101,6 +101,16 @@ def test_show_calls_an_answer_left_open_open_not_none(db: Path) -> None:
     assert "picker=open" in r.stdout and "None" not in r.stdout
 
 
+def test_export_takes_its_format_from_the_file_name(db: Path) -> None:
+    rule(db, *DEAD, "--table", "1")
+    sheet = db.parent / "rulings.csv"
+    assert cli("log", "export", "-o", sheet, "--db", db).code == 0
+    assert sheet.read_text().startswith("id,recorded_at,")  # a spreadsheet, not JSON lines
+    r = cli("log", "export", "--format", "json", "-o", db.parent / "rulings.jsonl", "--db", db)
+    assert r.code == 2 and "--format json does not match" in r.stderr
+    assert cli("log", "export", "--db", db).stdout.startswith('{"kind": "ruling"')  # stdout: jsonl
+
+
 def test_without_logging_options_no_log_is_opened(db: Path) -> None:
     rule(db.parent / "unused.db", *DEAD, "--no-log", "--table", "3")
     r = cli("rule", *DEAD, "--ruleset", HOUSE)

@@ -96,6 +96,17 @@ def _pairs(items: list[str], flag: str) -> dict[str, str]:
     return result
 
 
+def format_for(fmt: str | None, output: Any, by_suffix: dict[str, str], default: str) -> str:
+    """--format, else what -o's extension says, else the default; a --format that contradicts the
+    file's name is refused (a rules.pdf holding HTML, a rulings.csv holding JSON open as garbage)."""
+    implied = by_suffix.get(output.suffix.lower()) if output is not None else None
+    if fmt is None:
+        return implied or default
+    if implied is not None and fmt in by_suffix.values() and implied != fmt:
+        raise UsageError(f"--format {fmt} does not match {output}; name the file .{fmt} or drop --format")
+    return fmt
+
+
 RULESET_OPT = typer.Option("nmjl", "--ruleset", "-r", metavar="RULESET", help="Ruleset id, or the path of a ruleset folder.")
 
 

@@ -8,7 +8,7 @@ from typing import Optional
 import typer
 
 from ..errors import UsageError
-from . import RULESET_OPT, app, err, examples, guarded, safe
+from . import RULESET_OPT, app, err, examples, format_for, guarded, safe
 
 
 @app.command(short_help="Print the rules: booklet, quick sheet or differences.", epilog=examples(
@@ -32,7 +32,7 @@ def handout(
     """
     from ..handouts import FORMATS, SHEETS, build
 
-    fmt = _format_for(fmt, output)
+    fmt = format_for(fmt, output, EXTENSIONS, "html")
     if fmt not in FORMATS:
         raise UsageError(f"unknown format '{fmt}'; choose {', '.join(FORMATS)}")
     if sheet not in SHEETS:
@@ -55,14 +55,4 @@ def handout(
     err.print(f"wrote {safe(output)}")
 
 
-# A file named rules.pdf that holds HTML opens as a broken PDF at the copy shop.
 EXTENSIONS = {".html": "html", ".htm": "html", ".md": "md", ".markdown": "md", ".pdf": "pdf"}
-
-
-def _format_for(fmt: Optional[str], output: Optional[Path]) -> str:
-    implied = EXTENSIONS.get(output.suffix.lower()) if output is not None else None
-    if fmt is None:
-        return implied or "html"
-    if implied is not None and fmt in EXTENSIONS.values() and implied != fmt:
-        raise UsageError(f"--format {fmt} does not match {output}; name the file .{fmt} or drop --format")
-    return fmt

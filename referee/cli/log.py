@@ -10,7 +10,7 @@ from typing import Any, Optional
 import typer
 
 from ..errors import UsageError
-from . import EXIT_FINDING, app, err, examples, guarded, out, print_json, safe
+from . import EXIT_FINDING, app, err, examples, format_for, guarded, out, print_json, safe
 from .helpfmt import App
 
 log_app = App(
@@ -238,7 +238,7 @@ def withdraw(
     'referee log export --format json \\\n  --event "Spring Open 2026" \\\n  -o spring.json'))
 @guarded
 def export(
-    fmt: str = typer.Option("jsonl", "--format", "-f", help="csv (a spreadsheet; rulings only), json or jsonl (with the rules, for replay)."),
+    fmt: Optional[str] = typer.Option(None, "--format", "-f", help="csv (a spreadsheet; rulings only), json or jsonl (with the rules, for replay). Default: from -o's extension, else jsonl."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write to this file instead of standard output."),
     event: Optional[str] = typer.Option(None, "--event", help="Only this event."),
     since: Optional[str] = typer.Option(None, "--since", help="Only from this date or time on."),
@@ -247,6 +247,7 @@ def export(
     """Every recorded ruling, every field, for a spreadsheet or for 'referee log import' on another machine."""
     from ..store.transfer import FORMATS, export as render, write
 
+    fmt = format_for(fmt, output, {f".{f}": f for f in FORMATS}, "jsonl")
     if fmt not in FORMATS:
         raise UsageError(f"--format: '{fmt}' is not one of {', '.join(FORMATS)}")
     with _open(db) as log:
