@@ -162,6 +162,11 @@ def test_pay_refuses_a_win_after_three_hands_died(cli):
     assert r.exit_code == 0, r.output  # two dead hands still pay the winner
 
 
+def test_pay_refuses_a_named_bettor_without_her_bet(cli):
+    r = cli("pay", "--winner", "East", "--how", "self-pick", "--value", "30", "--player", "Bettor=Fiona")
+    assert r.exit_code == 2 and "add --bettor" in r.output
+
+
 def test_pay_command_usage_errors(cli):
     assert cli("pay", "--winner", "East", "--how", "discard", "--value", "30").exit_code == 2
     assert cli("pay", "--winner", "East", "--how", "self-pick", "--discarder", "West", "--value", "30").exit_code == 2

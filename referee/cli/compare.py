@@ -112,6 +112,8 @@ def pay(
         raise UsageError(f"a {how} win has no discarder; drop --discarder")
     dead_seats = [to_seat(d, "--dead") for d in dead]
     names = players_map(_pairs(player, "--player"), "--player")
+    if "Bettor" in names and not bettor:  # else her name is dropped and she seems to owe nothing
+        raise UsageError("--player Bettor=... names a bettor; add --bettor SEAT (or wall) for what she bet on")
     sc = rs.scoring
     if sc.kind == "points":
         if bettor:
