@@ -227,3 +227,19 @@ def test_quick_sheet_type_shrinks_only_as_far_as_the_content_needs() -> None:
     assert full < sheets.FONTS[0]
     assert sheets.quick_font(groups + groups[:3]) < full
     assert f"font-size: {full}pt" in build("nmjl", "html", sheet="quick")
+
+
+@pytest.mark.parametrize("ruleset", ["nmjl", "tournament"])
+def test_markdown_contents_link_to_their_sections(ruleset: str) -> None:
+    """Each contents entry is a link, and each link lands on a heading of the booklet (as a
+    Markdown viewer names a heading: lower case, punctuation dropped, spaces as hyphens)."""
+    from referee.handouts.pages import anchor
+
+    md = build(ruleset, "md")
+    contents = md.split("## Contents", 1)[1].split("\n## ", 1)[0]
+    links = re.findall(r"\]\(#([^)]+)\)", contents)
+    headings = {anchor(h) for h in re.findall(r"^#{2,3} (.+)$", md, re.M)}
+    rs = load_strict(ruleset)
+    assert len(links) == len(rs.situations) + len({rs.situations[s].phase for s in rs.situations}) + 3
+    assert set(links) <= headings, sorted(set(links) - headings)
+    assert anchor("Was the claim made in time? (window of opportunity)") == "was-the-claim-made-in-time-window-of-opportunity"

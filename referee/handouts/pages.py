@@ -53,7 +53,17 @@ def _env(fmt: str) -> jinja2.Environment:
         undefined=jinja2.StrictUndefined,
     )
     env.globals.update(version=__version__, game_text=GAME_TEXT)
+    env.filters["anchor"] = anchor
     return env
+
+
+_NOT_IN_ANCHOR = re.compile(r"[^\w\- ]")
+
+
+def anchor(heading: str) -> Raw:
+    """The link target GitHub, GitLab and most Markdown viewers give a heading: lower case,
+    punctuation dropped, spaces as hyphens."""
+    return Raw(_NOT_IN_ANCHOR.sub("", heading.strip().lower()).replace(" ", "-"))
 
 
 def _render(name: str, fmt: str, **data: Any) -> str:
