@@ -221,6 +221,19 @@ def test_players_counts_points_lost(db: Path) -> None:
     assert wendy["points_lost"] == lost
 
 
+def test_players_counts_a_penalty_left_open_against_the_discarder(db: Path) -> None:
+    # the winner's exposures are not given: South's penalty stays open, yet it is a ruling against her
+    r = cli("rule", "-r", "tournament", "valid-mahjong", "-a", "hand_value=30", "-a", "jokerless=no",
+            "-a", "mahjong_valid=yes", "-a", "win_how=discard", "-s", "winner=East", "-s", "discarder=South",
+            "-p", "South=Ruth", "-p", "East=Ann", "--no-input", "--db", db)
+    assert r.code == 0, r.stderr
+    by = {p["name"]: p for p in cli("log", "players", "--json", "--db", db).json()}
+    assert (len(by["Ruth"]["against"]), by["Ruth"]["points_open"], by["Ruth"]["points_lost"]) == (1, 1, 0)
+    assert (by["Ann"]["against"], by["Ann"]["points_open"]) == ([], 0)  # the winner's score is no penalty
+    text = cli("log", "players", "--db", db).stdout
+    assert "+1 open" in text.split("Ruth")[1].split("\n")[0]
+
+
 def test_withdraw_keeps_the_ruling_marked_with_who_and_why(db: Path) -> None:
     rule(db, *PAYS, "--table", "2", "--player", "West=Ruth")
     rid = records(db)[0]["id"]

@@ -188,6 +188,9 @@ def players(
 ) -> None:
     """Per player: rulings against them (dead, paid or lost points), dead hands, amounts paid, points lost.
 
+    A payment or penalty whose amount was left open counts against the player and is shown as
+    '+N open' beside the known total.
+
     A player ruled against twice for the same situation is a repeat offence and is marked.
     Withdrawn rulings do not count.
     """
@@ -196,6 +199,7 @@ def players(
     if as_json:
         print_json([{"name": p.name, "rulings": p.rulings, "against": [r.id for r in p.against], "dead": p.dead,
                                     "paid": p.paid, "paid_open": p.paid_open, "points_lost": p.points_lost,
+                                    "points_open": p.points_open,
                                     "repeats": p.repeats} for p in table])
         return
     if not table:
@@ -205,7 +209,8 @@ def players(
     out.print(f"[bold]{'player':<{width}}  against  dead  paid  points lost[/]")
     for p in table:
         paid = str(p.paid) + (f" +{p.paid_open} open" if p.paid_open else "")
-        line = f"{safe(p.name):<{width}}  {len(p.against):>7}  {p.dead:>4}  {paid:>4}  {p.points_lost:>11}"
+        lost = str(p.points_lost) + (f" +{p.points_open} open" if p.points_open else "")
+        line = f"{safe(p.name):<{width}}  {len(p.against):>7}  {p.dead:>4}  {paid:>4}  {lost:>11}"
         if p.repeats:
             again = ", ".join(f"{sid} x{n}" for sid, n in p.repeats.items())
             line = f"[bold red]{line}  REPEAT: {safe(again)}[/]"

@@ -65,11 +65,12 @@ class PlayerRecord:
     """One player's record in the log: what was ruled against her."""
 
     name: str
-    against: list[Ruling] = field(default_factory=list)  # rulings that made her dead, pay or lose points
+    against: list[Ruling] = field(default_factory=list)  # rulings that made her dead, pay or lose points (or owe a penalty left open)
     dead: int = 0
     paid: int = 0  # money, in the ruleset's unit
     paid_open: int = 0  # payments whose amount was left open
     points_lost: int = 0
+    points_open: int = 0  # penalties whose points were left open (the winner's exposures not given)
     rulings: int = 0  # every ruling that names her
 
     @property
@@ -191,11 +192,15 @@ class RulingsLog:
                 dead = seat in r.dead
                 paid = [p for p in r.payments if p.get("from") == seat]
                 lost = [p["points"] for p in r.points if p.get("to") == seat and (p.get("points") or 0) < 0]
+                # the engine lists the winner's score first; any later award left open is a
+                # penalty still to be counted (the discarder's, by the winner's exposures)
+                owed = [p for p in r.points[1:] if p.get("to") == seat and p.get("points") is None]
                 rec.dead += dead
                 rec.paid += sum(p["amount"] for p in paid if p.get("amount") is not None)
                 rec.paid_open += sum(1 for p in paid if p.get("amount") is None)
                 rec.points_lost += -sum(lost)
-                if dead or paid or lost:
+                rec.points_open += len(owed)
+                if dead or paid or lost or owed:
                     rec.against.append(r)
         return sorted(table.values(), key=lambda p: (-len(p.against), -p.dead, p.name.casefold()))
 
