@@ -234,6 +234,18 @@ def test_players_counts_a_penalty_left_open_against_the_discarder(db: Path) -> N
     assert "+1 open" in text.split("Ruth")[1].split("\n")[0]
 
 
+def test_list_and_show_wrap_to_a_narrow_terminal(db: Path) -> None:
+    rule(db, *PAYS, "--event", "Spring Open 2026", "--round", "3", "--table", "12",
+         "--player", "West=Ruth Abernathy-Castellanos", "--player", "East=Annabelle Featherstonehaugh")
+    [rec] = records(db)
+    for command in (["list"], ["show", rec["id"][-8:]]):
+        r = CliRunner().invoke(app, ["log", *command, "--db", str(db)], env={"COLUMNS": "40"})
+        assert r.exit_code == 0, r.output
+        long = [line for line in r.stdout.splitlines() if len(line) > 40]
+        assert not long, (command, long)
+        assert "Featherstonehaugh" in r.stdout  # wrapped, not cut
+
+
 def test_withdraw_keeps_the_ruling_marked_with_who_and_why(db: Path) -> None:
     rule(db, *PAYS, "--table", "2", "--player", "West=Ruth")
     rid = records(db)[0]["id"]

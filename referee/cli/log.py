@@ -11,6 +11,7 @@ import typer
 
 from ..errors import UsageError
 from . import EXIT_FINDING, app, err, examples, format_for, guarded, out, print_json, safe
+from .show import styled, wrapped
 from .helpfmt import App
 
 log_app = App(
@@ -128,11 +129,11 @@ def list_(
         out.print("No rulings recorded" + (" that match." if any((event, round_, table, player, situation, since)) else " yet."))
         return
     for r in found:
-        mark = " [red]WITHDRAWN[/]" if r.withdrawn else ""
-        where = f"  [dim]{safe(_where(r))}[/]" if _where(r) else ""
-        who = f"  {safe(_who(r))}" if r.players else ""
-        out.print(f"[bold]{r.id[-8:]}[/]  {_when(r.recorded_at)}  {safe(r.ruling_id)} {safe(r.situation)}{where}{who}{mark}")
-    out.print(f"[dim]{len(found)} ruling{'s' if len(found) != 1 else ''}; 'referee log show ID' for one in full[/]")
+        line = styled((r.id[-8:], "bold"), f"  {_when(r.recorded_at)}  {r.ruling_id} {r.situation}",
+                      (f"  {_where(r)}" if _where(r) else "", "dim"), f"  {_who(r)}" if r.players else "",
+                      (" WITHDRAWN" if r.withdrawn else "", "red"))
+        wrapped(out, line, rest=" " * 10)  # continuation lines hang under the time, clear of the id
+    wrapped(out, f"{len(found)} ruling{'s' if len(found) != 1 else ''}; 'referee log show ID' for one in full", style="dim")
 
 
 @log_app.command("show", short_help="One ruling in full, as it was printed.", epilog=examples(
@@ -150,30 +151,30 @@ def show(
     if as_json:
         print_json(r.as_dict())
         return
-    out.print(f"[bold]Ruling {r.id}[/]  {safe(r.ruling_id)} ({safe(r.situation)})")
+    wrapped(out, styled((f"Ruling {r.id}", "bold"), f"  {r.ruling_id} ({r.situation})"), rest="  ")
     if r.withdrawn:
-        out.print(f"[bold red]WITHDRAWN[/] {_when(r.withdrawn_at)} by {safe(r.withdrawn_by or 'unknown')}: {safe(r.withdrawn_reason or '')}")
-    out.print(f"recorded {_when(r.recorded_at)}" + (f" by {safe(r.judge)}" if r.judge else "") + (f" on {safe(r.machine)}" if r.machine else ""))
+        wrapped(out, styled(("WITHDRAWN", "bold red"), f" {_when(r.withdrawn_at)} by {r.withdrawn_by or 'unknown'}: {r.withdrawn_reason or ''}"), rest="  ")
+    wrapped(out, f"recorded {_when(r.recorded_at)}" + (f" by {r.judge}" if r.judge else "") + (f" on {r.machine}" if r.machine else ""), rest="  ")
     if _where(r):
-        out.print(safe(_where(r)))
+        wrapped(out, _where(r), rest="  ")
     if r.players:
-        out.print(f"players: {safe(_who(r))}")
-    out.print(f"ruleset {safe(r.ruleset_id)} {safe(r.ruleset_version)} ({r.ruleset_hash})")
+        wrapped(out, f"players: {_who(r)}", rest="  ")
+    wrapped(out, f"ruleset {r.ruleset_id} {r.ruleset_version} ({r.ruleset_hash})", rest="  ")
     if r.questions:
         out.print("[bold]Questions:[/]")
         for i, q in enumerate(r.questions, 1):
             answer = ", ".join(map(str, q["answer"])) if isinstance(q["answer"], list) else q["answer"]
-            out.print(f"  {i}. {safe(q['question'])} [bold]{safe(str(answer))}[/]")
+            wrapped(out, styled(f"{q['question']} ", (str(answer), "bold")), first=f"  {i}. ")
     if r.seats:
-        out.print("[bold]Seats:[/] " + safe(", ".join(f"{k}={_value(v)}" for k, v in r.seats.items())))
+        wrapped(out, styled(("Seats:", "bold"), " " + ", ".join(f"{k}={_value(v)}" for k, v in r.seats.items())), rest="  ")
     asked = {q.get("fact") for q in r.questions}
     others = {k: v for k, v in r.answers.items() if k not in asked and k not in r.seats}
     if others:  # hand and declared values are asked after the tree, so they are no question
-        out.print("[bold]Other answers:[/] " + safe(", ".join(f"{k}={_value(v)}" for k, v in others.items())))
+        wrapped(out, styled(("Other answers:", "bold"), " " + ", ".join(f"{k}={_value(v)}" for k, v in others.items())), rest="  ")
     out.print("[bold]As printed:[/]")
-    from rich.markup import escape
-
-    out.print(escape(r.printed.rstrip()))  # many lines: markup escaped, controls shown by the console
+    for line in r.printed.rstrip().splitlines():  # printed at the judge's width; re-wrapped to this one
+        indent = len(line) - len(line.lstrip(" "))
+        wrapped(out, line.lstrip(" "), first=" " * indent, rest=" " * (indent + 2))
 
 
 @log_app.command("players", short_help="Per player: rulings against her, dead hands, amounts.", epilog=examples(
