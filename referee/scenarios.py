@@ -62,14 +62,15 @@ class Scenario:
     situation: str
 
 
-def ruleset_for(path: Path, data: m.Answers) -> str:
+def ruleset_for(path: Path, data: m.Answers, fallback: str = "nmjl") -> str:
+    """The file's `ruleset:` key, else the scenarios folder it sits in, else `fallback`."""
     if data.ruleset:
         return data.ruleset
     scen_root = data_dir("scenarios").resolve()
     try:
         return path.resolve().relative_to(scen_root).parts[0]
     except ValueError:
-        return "nmjl"
+        return fallback
 
 
 # Keys that say a file is part of a ruleset, not answers: one line instead of a dozen unknown keys.
@@ -82,7 +83,8 @@ _NOT_ANSWERS = (
 )
 
 
-def load_file(path: Path) -> Scenario:
+def load_file(path: Path, fallback: str = "nmjl") -> Scenario:
+    """A scenario or answers file; `fallback` is its ruleset when the file names none."""
     from . import cache
     from .files import Document, decode, read_bytes
 
@@ -106,7 +108,7 @@ def load_file(path: Path) -> Scenario:
         cache.store_file(path, raw, data)
     if not data.situation:
         raise LoadError([Problem(doc.place(()), "missing required key 'situation'")])
-    return Scenario(path, doc, data, ruleset_for(path, data), data.situation)
+    return Scenario(path, doc, data, ruleset_for(path, data, fallback), data.situation)
 
 
 def facts_of(rs: Ruleset, sc: Scenario) -> tuple[dict[str, Any], dict[str, str]]:

@@ -137,6 +137,27 @@ print(json.dumps(sorted(m for m in sys.modules if m == "sqlite3" or m.startswith
     assert not target.exists()
 
 
+def test_the_event_ruleset_is_read_without_sqlite(tmp_path: Path) -> None:
+    """A practice ruling at an event takes the event's ruleset from its small file, not the log."""
+    target = tmp_path / "never.db"
+    target.with_name("never.db.event.json").write_text(json.dumps({"event": "Spring", "ruleset": str(HOUSE)}), encoding="utf-8")
+    code = f"""
+import sys, json
+from typer.testing import CliRunner
+from referee.cli import app
+r = CliRunner().invoke(app, {["rule", *DEAD, "--no-log", "--json"]!r})
+assert r.exit_code == 0, r.output
+assert json.loads(r.stdout)["ruleset"]["id"] == "house", r.output
+print(json.dumps("sqlite3" in sys.modules))
+"""
+    env = {k: v for k, v in __import__("os").environ.items() if not k.startswith("REFEREE_")}
+    env["REFEREE_DB"] = str(target)
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout.splitlines()[-1]) is False
+    assert not target.exists()
+
+
 def test_configured_event_records_until_cleared_and_no_log_wins(db: Path, monkeypatch) -> None:
     assert cli("log", "event", "Spring Open", "--judge", "Ann", "--round", "2", "--db", db).code == 0
     cli("rule", *DEAD, "--ruleset", HOUSE, "--db", db)  # no logging option: the event does it
@@ -172,6 +193,45 @@ def test_log_event_says_what_rule_will_do(db: Path, monkeypatch) -> None:
     assert shown.startswith("No event configured") and "Ann" in shown
     cli("rule", *DEAD, "--ruleset", HOUSE)
     assert not db.exists()
+
+
+def _ruled_under(db: Path, *args: str | Path) -> str:
+    r = cli("rule", "wrong-end", "-a", "several_wrong_end=no", "-a", "wrong_end_discard_mj=no", "-s", "picker=West",
+            "--no-input", "--json", "--db", db, *args)
+    assert r.code == 0, r.stderr
+    return r.json()["ruleset"]["id"]
+
+
+def test_event_ruleset_is_the_default_for_rule_until_cleared(db: Path, tmp_path: Path, monkeypatch) -> None:
+    assert _ruled_under(db) == "nmjl"
+    assert cli("log", "event", "Spring Open", "--ruleset", "tournament", "--db", db).code == 0
+    assert "ruleset tournament" in " ".join(cli("log", "event", "--db", db).stdout.split())
+    assert _ruled_under(db) == "tournament"
+    assert _ruled_under(db, "--no-log") == "tournament"  # practice at the event: the same rules
+    assert _ruled_under(db, "-r", "nmjl") == "nmjl"  # -r wins
+    answers = tmp_path / "case.yaml"
+    answers.write_text("situation: wrong-end\nanswers:\n  several_wrong_end: 'no'\n  wrong_end_discard_mj: 'no'\n"
+                       "seats:\n  picker: West\n", encoding="utf-8")
+    assert _ruled_under(db, "--answers", answers) == "tournament"  # a file naming no ruleset takes the event's
+    answers.write_text("ruleset: nmjl\n" + answers.read_text(encoding="utf-8"), encoding="utf-8")
+    assert _ruled_under(db, "--answers", answers) == "nmjl"  # the file's own ruleset beats the event's
+    monkeypatch.setenv("REFEREE_RULESET", "amja")
+    assert _ruled_under(db) == "amja"
+    monkeypatch.delenv("REFEREE_RULESET")
+    # --db records: what the log holds is what was ruled (the --no-log ruling is not there)
+    assert [r["ruleset_id"] for r in records(db)] == ["nmjl", "tournament", "nmjl", "tournament", "nmjl", "amja"]
+    cli("log", "event", "--clear", "--db", db)
+    assert _ruled_under(db) == "nmjl"
+
+
+def test_event_ruleset_is_checked_when_set_and_waits_for_an_event(db: Path) -> None:
+    r = cli("log", "event", "Spring Open", "--ruleset", "no-such-rules", "--db", db)
+    assert r.code == 2 and "unknown ruleset 'no-such-rules'" in r.stderr
+    assert not db.with_name(db.name + ".event.json").exists()
+    cli("log", "event", "--ruleset", "tournament", "--db", db)  # kept, but no event is named yet
+    assert _ruled_under(db) == "nmjl"
+    cli("log", "event", "Spring Open", "--db", db)
+    assert _ruled_under(db) == "tournament"
 
 
 # ---------------------------------------------------------------------------

@@ -59,8 +59,8 @@ def _where(r: Any) -> str:
     return ", ".join(p for p in parts if p)
 
 
-@log_app.command("event", short_help="Set the event every ruling is recorded under.", epilog=examples(
-    'referee log event "Spring Open 2026" \\\n  --judge Ann',
+@log_app.command("event", short_help="Set the event every ruling is recorded under (and its ruleset).", epilog=examples(
+    'referee log event "Spring Open 2026" \\\n  --judge Ann --ruleset tournament',
     "# keep the event, move to round 3:\nreferee log event --round 3",
     "# what rulings are recorded under:\nreferee log event",
     "# stop recording by default:\nreferee log event --clear"))
@@ -70,13 +70,18 @@ def event_(
     judge: Optional[str] = typer.Option(None, "--judge", help="Your name, recorded with every ruling."),
     round_: Optional[str] = typer.Option(None, "--round", help="The current round."),
     table: Optional[str] = typer.Option(None, "--table", help="A fixed table (a home group's one table)."),
+    ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r", metavar="RULESET",
+                                          help="Ruleset id or folder 'referee rule' uses without -r (e.g. tournament)."),
     clear: bool = typer.Option(False, "--clear", help="Forget the event: 'referee rule' records nothing by default."),
     db: Optional[Path] = DB_OPT,
 ) -> None:
     """Configure the event once: every 'referee rule' afterwards is recorded under it.
 
-    REFEREE_EVENT, REFEREE_JUDGE, REFEREE_ROUND and REFEREE_TABLE override these settings;
-    options on 'referee rule' override both. 'referee rule --no-log' records nothing.
+    With --ruleset, 'referee rule' rules under that ruleset while the event is set: -r on
+    'rule' wins, then an answers file's own ruleset, then this one, then nmjl.
+
+    REFEREE_EVENT, REFEREE_JUDGE, REFEREE_ROUND, REFEREE_TABLE and REFEREE_RULESET override these
+    settings; options on 'referee rule' override both. 'referee rule --no-log' records nothing.
     """
     from dataclasses import asdict, replace
 
@@ -84,7 +89,10 @@ def event_(
 
     path = db_path(db)
     config = EventConfig() if clear else read_event(path)
-    changes = {k: v for k, v in {"event": name, "judge": judge, "round": round_, "table": table}.items() if v is not None}
+    if ruleset is not None and ruleset.strip():
+        ruleset = _ruleset_setting(ruleset.strip())
+    changes = {k: v for k, v in {"event": name, "judge": judge, "round": round_, "table": table,
+                                 "ruleset": ruleset}.items() if v is not None}
     if changes or clear:
         config = replace(config, **{k: (v.strip() or None) for k, v in changes.items()})
         write_event(path, config)
@@ -101,7 +109,17 @@ def event_(
     for key, value in asdict(config).items():
         env = os.environ.get(ENV[key])
         shown = f"{env} (from {ENV[key]})" if env else (value or "-")
-        out.print(f"  {key:<6} {safe(shown)}")
+        out.print(f"  {key:<7} {safe(shown)}")
+
+
+def _ruleset_setting(name: str) -> str:
+    """A ruleset checked now, not at the first ruling; a folder kept as an absolute path, so
+    'referee rule' finds it from any working folder."""
+    from ..loader import load_strict
+
+    load_strict(name)
+    folder = Path(name).expanduser()
+    return str(folder.resolve()) if folder.is_dir() else name
 
 
 @log_app.command("list", epilog=examples(

@@ -221,11 +221,12 @@ def _print_outcome(o: Any) -> None:
     "  -s misnamer=South -s caller=North \\\n  -a hand_value=25 --no-input --json",
     "referee rule --answers my-case.yaml",
     "referee rule fifth-player-bettor \\\n  -p Bettor=Fiona -p West=Ruth",
-    "# recorded in the rulings log:\nreferee rule wrong-end \\\n  --seat picker=West -p West=Ruth \\\n  --table 12 --round 3 --judge Ann"))
+    "# recorded in the rulings log:\nreferee rule wrong-end \\\n  --seat picker=West -p West=Ruth \\\n  --table 12 --round 3 --judge Ann",
+    "# under the event's ruleset:\nreferee log event Open -r tournament\nreferee rule wrong-end --table 12"))
 @guarded
 def rule(
     words: Optional[list[str]] = typer.Argument(None, metavar="SITUATION", help="Situation id, or words to search for (quotes not needed)."),
-    ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r", metavar="RULESET", help="Ruleset id or folder (default: the answers file's, else nmjl)."),
+    ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r", metavar="RULESET", help="Ruleset id or folder (default: the answers file's, else the event's, else nmjl)."),
     answer: list[str] = typer.Option([], "--answer", "-a", metavar="FACT=VALUE", help="An answer, e.g. hand_value=25; repeatable."),
     answers: Optional[Path] = typer.Option(None, "--answers", help="YAML answers file (a scenario file works)."),
     seat: list[str] = typer.Option([], "--seat", "-s", metavar="ROLE=SEAT", help="A role's seat, e.g. picker=West; repeatable."),
@@ -248,10 +249,12 @@ def rule(
     --event or --db is given or an event is configured (REFEREE_EVENT, 'referee log event');
     --no-log records nothing. Without any of these the log is not opened at all.
     """
-    from ..store.context import log_context
+    from ..store.context import db_path, event_ruleset, log_context, read_event
 
     situation = " ".join(words) if words else None  # `referee rule wrong end` as typed, no quotes
-    log_to = log_context(db, event, round_, table, judge, no_log)
+    saved = read_event(db_path(db))  # one read of the event file for both the log and the ruleset
+    log_to = log_context(db, event, round_, table, judge, no_log, saved=saved)
+    default = event_ruleset(saved)  # -r, then the answers file's, then the event's, then nmjl
     if log_to is not None:
         from ..store.rulings import check
 
@@ -262,12 +265,14 @@ def rule(
 
     file_facts: dict[str, Any] = {}
     players: dict[str, str] = {}
-    sc = load_file(answers) if answers is not None else None
+    sc = load_file(answers, default or "nmjl") if answers is not None else None
+    if default and ruleset is None and (sc is None or not sc.data.ruleset and sc.ruleset == default):
+        _check_event_ruleset(default)
     if sc is not None and situation is None:
         rs = ruleset_of(sc, ruleset)  # a wrong ruleset or situation in the file is placed in the file
         situation = sc.situation
     else:
-        rs = load_strict(ruleset or (sc.ruleset if sc else "nmjl"))
+        rs = load_strict(ruleset or (sc.ruleset if sc else default or "nmjl"))
     # 'back' at the first question returns to the situation choice, unless answers were given
     # for this situation up front (they would not fit another)
     may_leave = not no_input and sc is None and not answer and not seat and situation not in rs.situations
@@ -300,6 +305,20 @@ def rule(
         _print_outcome(outcome)
     if log_to is not None:
         _record(log_to, outcome, players, as_json)
+
+
+def _check_event_ruleset(name: str) -> None:
+    """An unknown ruleset from the event settings names where it was set, not the answers file."""
+    import os
+
+    from ..loader import load_strict
+    from ..store.context import ENV
+
+    try:
+        load_strict(name)
+    except UsageError as exc:
+        where = ENV["ruleset"] if os.environ.get(ENV["ruleset"], "").strip() else "'referee log event --ruleset'"
+        raise UsageError(f"{exc.message} (the default ruleset set by {where}; -r RULESET overrides it)") from None
 
 
 def _record(log_to: Any, outcome: Any, players: dict[str, str], as_json: bool) -> None:

@@ -1,7 +1,8 @@
 """Where the log lives and whether a ruling is recorded. No database access here.
 
-The current event (and judge, round) set with `referee log event` is a small JSON file
-beside the database, so `referee rule` can tell whether to log without opening SQLite.
+The current event (and judge, round, ruleset) set with `referee log event` is a small JSON file
+beside the database, so `referee rule` can tell whether to log, and under which rules to rule,
+without opening SQLite.
 """
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from pathlib import Path
 from ..errors import UsageError
 
 ENV_DB = "REFEREE_DB"
-ENV = {"event": "REFEREE_EVENT", "judge": "REFEREE_JUDGE", "round": "REFEREE_ROUND", "table": "REFEREE_TABLE"}
+ENV = {"event": "REFEREE_EVENT", "judge": "REFEREE_JUDGE", "round": "REFEREE_ROUND", "table": "REFEREE_TABLE",
+       "ruleset": "REFEREE_RULESET"}
 
 
 def app_dir() -> Path:
@@ -47,6 +49,7 @@ class EventConfig:
     judge: str | None = None
     round: str | None = None
     table: str | None = None
+    ruleset: str | None = None  # what 'referee rule' rules under when neither -r nor a file names one
 
     def any(self) -> bool:
         return any(asdict(self).values())
@@ -93,19 +96,34 @@ def log_context(
     table: str | None = None,
     judge: str | None = None,
     no_log: bool = False,
+    saved: EventConfig | None = None,
 ) -> LogContext | None:
     """The log a ruling goes to, or None when it is not recorded.
 
     Recorded when any of --db/--event/--round/--table/--judge is given, or an event is
     configured (REFEREE_EVENT, or `referee log event NAME`); --no-log wins over all of it.
-    Options beat environment variables, which beat the configured event.
+    Options beat environment variables, which beat the configured event. `saved`: the event
+    file, when the caller has read it already.
     """
     if no_log:
         return None
     path = db_path(db)
-    saved = read_event(path)
+    saved = saved if saved is not None else read_event(path)
     given = {"event": event, "round": round, "table": table, "judge": judge}
     values = {k: given[k] or os.environ.get(ENV[k]) or getattr(saved, k) for k in given}
     if not (db is not None or any(given.values()) or os.environ.get(ENV["event"]) or saved.event):
         return None
     return LogContext(db=path, **{k: (str(v).strip() or None) if v is not None else None for k, v in values.items()})
+
+
+def event_ruleset(saved: EventConfig) -> str | None:
+    """The ruleset 'referee rule' uses when neither -r nor an answers file names one.
+
+    REFEREE_RULESET, else the configured event's ruleset. A saved ruleset waits for an event,
+    like the saved judge and round: a leftover setting must not change rulings silently.
+    """
+    chosen = os.environ.get(ENV["ruleset"], "").strip()
+    if chosen:
+        return chosen
+    has_event = bool(os.environ.get(ENV["event"], "").strip() or saved.event)
+    return saved.ruleset if has_event else None
