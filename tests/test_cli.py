@@ -337,7 +337,9 @@ def test_list() -> None:
     assert {d["id"] for d in doc} == {"picked-wrong-end", "false-call", "tile-count"}
     only = house("list", "--phase", "mahjong", "--json").json()
     assert [d["id"] for d in only] == ["false-call"]
-    assert house("list", "--phase", "lunch").code == 2
+    assert house("list", "--phase", "Mahjong", "--json").json() == only  # any case
+    lunch = house("list", "--phase", "lunch")
+    assert lunch.code == 2 and "deal, charleston" in lunch.stderr
 
 
 def test_list_shipped() -> None:

@@ -57,6 +57,8 @@ def list_(
     from ..loader import load_strict
     from ..model import PHASES
 
+    if phase is not None:
+        phase = phase.strip().lower()  # 'Mahjong' as the handout's heading prints it is the same phase
     rs = load_strict(ruleset)
     if phase and phase not in PHASES:
         raise UsageError(f"unknown phase '{phase}'; choose one of {', '.join(PHASES)}")
