@@ -22,18 +22,33 @@ def all_fact_names(rs: Ruleset) -> set[str]:
     return names
 
 
-def fact_for(rs: Ruleset, sid: str, name: str) -> m.FactDef:
-    """The definition of a fact named on the command line or in a file, or a clear error."""
+def fact_for(rs: Ruleset, sid: str, name: str, what: str = "fact") -> m.FactDef:
+    """The definition of a fact named on the command line or in a file, or a clear error;
+    `what` is "role" where a seat was given (--seat, a file's `seats:`), so the error says role."""
     definition = rs.fact(name, sid)
     if definition is None:
         for other in rs.situations:  # a fact of a situation reached by goto
             definition = rs.fact(name, other)
             if definition is not None and (name in rs.situations[other].facts or name in rs.situations[other].roles):
                 return definition
+        if what == "role":
+            raise UsageError(_unknown_role(rs, sid, name))
         hint = difflib.get_close_matches(name, all_fact_names(rs), n=1)
         also = f"; did you mean '{hint[0]}'?" if hint else f"; see 'referee show {sid}'"
         raise UsageError(f"unknown fact '{name}' for situation '{sid}'{also}")
     return definition
+
+
+def _unknown_role(rs: Ruleset, sid: str, name: str) -> str:
+    roles = list(rs.situations[sid].roles)
+    hint = difflib.get_close_matches(name, roles, n=1) or difflib.get_close_matches(name, all_fact_names(rs), n=1)
+    if hint:
+        also = f"; did you mean '{hint[0]}'?"
+    elif roles:
+        also = f"; its roles are {', '.join(roles)}"
+    else:
+        also = f"; it names no roles (see 'referee show {sid}')"
+    return f"unknown role '{name}' for situation '{sid}'{also}"
 
 
 def normalize_all(rs: Ruleset, sid: str, raw: dict[str, Any]) -> dict[str, Any]:
@@ -114,10 +129,10 @@ def load_file(path: Path, fallback: str = "nmjl") -> Scenario:
 def facts_of(rs: Ruleset, sc: Scenario) -> tuple[dict[str, Any], dict[str, str]]:
     """Facts and players from a file, with errors placed at the offending line."""
     facts: dict[str, Any] = {}
-    for section, items in (("answers", sc.data.answers), ("seats", sc.data.seats)):
+    for section, items, what in (("answers", sc.data.answers, "fact"), ("seats", sc.data.seats, "role")):
         for name, value in items.items():
             try:
-                facts[name] = normalize(name, fact_for(rs, sc.situation, name), value)
+                facts[name] = normalize(name, fact_for(rs, sc.situation, name, what), value)
             except UsageError as exc:
                 raise LoadError([Problem(sc.doc.place((section, name)), exc.message)]) from None
     players: dict[str, str] = {}

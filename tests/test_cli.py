@@ -174,6 +174,14 @@ def test_unknown_fact_exits_2_with_did_you_mean() -> None:
     assert "unknown fact 'east_discard'" in r.stderr and "did you mean 'east_discarded'" in r.stderr
 
 
+def test_unknown_role_is_called_a_role_with_the_roles_listed() -> None:
+    r = house("rule", "picked-wrong-end", "--seat", "bogus=West", "--no-input")
+    assert r.code == 2
+    assert "unknown role 'bogus'" in r.stderr and "picker, winner" in r.stderr, r.stderr
+    r = house("rule", "picked-wrong-end", "--seat", "pickr=West", "--no-input")
+    assert "unknown role 'pickr'" in r.stderr and "did you mean 'picker'" in r.stderr, r.stderr
+
+
 def test_bad_seat_exits_2_and_lists_seats() -> None:
     r = house("rule", "tile-count", "-a", "east_discarded=yes", "--seat", "miscounted=Westerly", "--no-input")
     assert r.code == 2

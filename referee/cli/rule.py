@@ -282,8 +282,10 @@ def rule(
             sc.situation = sid
             file_facts, players = facts_of(rs, sc)
         facts = dict(file_facts)
-        for name, value in {**_pairs(answer, "--answer"), **_pairs(seat, "--seat")}.items():
-            facts[name] = normalize(name, fact_for(rs, sid, name), value)
+        given = {name: (value, "fact") for name, value in _pairs(answer, "--answer").items()}
+        given |= {name: (value, "role") for name, value in _pairs(seat, "--seat").items()}
+        for name, (value, what) in given.items():
+            facts[name] = normalize(name, fact_for(rs, sid, name, what), value)
         players.update(players_map(_pairs(player, "--player"), "--player"))
         try:
             outcome = _resolve(rs, sid, facts, players, no_input, may_leave)
