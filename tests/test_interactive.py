@@ -122,18 +122,23 @@ def test_a_bad_answer_is_refused_and_asked_again() -> None:
     assert status == 0
 
 
-@pytest.mark.parametrize("where", ["search", "question"])
-def test_ctrl_c_exits_130_without_a_traceback(where: str) -> None:
+def _break_off(where: str, key) -> tuple[int | None, str]:  # type: ignore[no-untyped-def]
+    """Press `key` (^C, ^D) while the prompt waits, at the search or at the first question."""
     args = ["rule", "--ruleset", HOUSE] if where == "search" else ["rule", "false-call", "--ruleset", HOUSE]
     child = spawn(*args)
     try:
         child.expect("What happened" if where == "search" else r"What did the other players do(.|\n)*answer \(")
         wait_until_reading(child)
-        child.sendintr()
-        status, rest = finish(child)
+        key(child)
+        return finish(child)
     finally:
         if child.isalive():
             child.terminate(force=True)
+
+
+@pytest.mark.parametrize("where", ["search", "question"])
+def test_ctrl_c_exits_130_without_a_traceback(where: str) -> None:
+    status, rest = _break_off(where, lambda child: child.sendintr())
     assert status == 130, rest
     assert "Traceback" not in rest
     assert "interrupted" in rest
@@ -180,3 +185,11 @@ def test_a_seat_clash_asks_that_seat_again_not_a_later_answer() -> None:
             child.terminate(force=True)
     assert status == 0
     assert "pays East" not in rest and "pays West" not in rest
+
+
+def test_ctrl_d_at_a_terminal_says_nothing_was_ruled() -> None:
+    # a judge at the keyboard, not a script: no advice about --answer or --no-input
+    status, rest = _break_off("question", lambda child: child.sendeof())
+    assert status == 2, rest
+    assert "input ended" in rest and "nothing was ruled" in rest, rest
+    assert "--no-input" not in rest and "Traceback" not in rest

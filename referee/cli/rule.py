@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 from typing import Any, Optional
 
@@ -9,7 +10,7 @@ import typer
 
 from ..errors import LoadError, UsageError
 from . import _pairs, app, ask, err, examples, guarded, out, print_json, safe
-from .show import styled, wrap, wrapped
+from .show import is_terminal, styled, wrap, wrapped
 
 
 QUIT = ("q", "quit", "exit")
@@ -100,6 +101,8 @@ def _ask_line(prompt: str) -> str:
         return ask.input(last + " ")
     except EOFError:
         ask.print()  # end the prompt's line: the error is a line of its own, not an answer
+        if is_terminal(sys.stdin):  # Ctrl-D from the judge: --answer advice is for scripts, not her
+            raise UsageError("input ended (Ctrl-D); nothing was ruled") from None
         raise UsageError("no more input (standard input closed); use --answer or --no-input") from None
 
 
