@@ -374,7 +374,9 @@ class _Binder:
             definition = self.rs.fact(name, where)
             value = self.facts.get(name)
             if definition is not None and definition.type in ("seat", "seats"):
-                return " and ".join(p.label for p in self.parties(name))
+                role = self.rs.situations[where].roles.get(name) if where in self.rs.situations else None
+                open_as = role.label if role is not None else ""  # 'the bet on' would not read
+                return " and ".join(open_as if open_as and p.seat is None else p.label for p in self.parties(name))
             if value is None:
                 return "the " + name.replace("_", " ")
             return str(value)

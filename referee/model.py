@@ -112,6 +112,8 @@ class RoleDef(Strict):
         None, description="The only seats that can play this role (a single seat is filled in without asking)")
     may_also_be: list[str] = Field(
         default_factory=list, description="Other roles or seat facts that may name the same player (roles are different players unless listed here)")
+    label: str = Field("", description="How a ruling names this seat while it is left open, e.g. 'the seat she bet on' "
+                       "(default: 'the' and the role's name, 'the picker')")
 
     def as_fact(self) -> "FactDef":
         # Built without validation: this role is valid, so its seat fact is too, and building

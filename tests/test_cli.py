@@ -182,6 +182,20 @@ def test_unknown_role_is_called_a_role_with_the_roles_listed() -> None:
     assert "unknown role 'pickr'" in r.stderr and "did you mean 'picker'" in r.stderr, r.stderr
 
 
+@pytest.mark.parametrize("end", ["discard", "wall"])
+def test_an_open_role_with_a_label_reads_naturally(end: str) -> None:
+    # the seat the bettor bet on, left open: her role's label, not "the bet on"
+    bet = ["fifth-player-bettor", "-a", "bettor_spoke=no", "-a", "bettor_bet=seat", "-a", f"bettor_game_end={end}"]
+    bet += ["-a", "jokerless=no"] if end == "discard" else []  # asked only of a Mah Jongg
+    r = run("rule", *bet, "--no-input", "--json")
+    assert r.code == 0, r.output
+    text = r.json()["ruling"]["text"]
+    assert "the bet on" not in text and "the seat she bet on" in text, text
+    assert text.count("bet on") == 1, text  # named once, not "the seat she bet on, the seat she bet on"
+    named = run("rule", *bet, "-s", "bet_on=South", "--no-input", "--json")
+    assert "the seat she bet on" not in named.json()["ruling"]["text"]  # a known seat is simply named
+
+
 def test_bad_seat_exits_2_and_lists_seats() -> None:
     r = house("rule", "tile-count", "-a", "east_discarded=yes", "--seat", "miscounted=Westerly", "--no-input")
     assert r.code == 2
