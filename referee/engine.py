@@ -64,6 +64,7 @@ class Outcome:
     notes: list[str]
     settle_lines: list[str] = field(default_factory=list)
     owed: str = ""  # what is owed in words, where nothing is computed
+    used: list[str] = field(default_factory=list)  # every fact the path or the ruling reads, answered or open
 
     @property
     def game(self) -> str:
@@ -462,12 +463,23 @@ def build_outcome(
         for party in targets:
             awards.append(Award(party, value, _formula(a.times, a.of, a.points) if value is None else str(value)))
     notes = [b.fill(t) for t in ruling.notes] + _too_few_live(ruling, dead, carry, b)
+    used = _used(rs, sid, ruling, path, facts, carry)
     return Outcome(
         ruleset=rs, start=start, situation=sid, node=nid, ruling=ruling, path=path, facts=dict(facts),
         text=b.fill(ruling.says), dead=dead, payments=payments, awards=awards,
         tiles=[b.fill(t) for t in ruling.tiles], procedure=[b.fill(t) for t in ruling.procedure],
-        notes=notes, settle_lines=settle_lines, owed=b.fill(ruling.owed),
+        notes=notes, settle_lines=settle_lines, owed=b.fill(ruling.owed), used=used,
     )
+
+
+def _used(rs: Ruleset, sid: str, ruling: m.Ruling, path: list[Step], facts: dict[str, Any], carry: Carry) -> list[str]:
+    """The facts this outcome read: the path's questions, the ruling's details, and a carried role
+    under the name the goto's target gives it too (it may have been answered under either)."""
+    used = [s.fact for s in path] + [name for name, _ in details(rs, sid, ruling, facts, carry)]
+    used += [there for there, (here, _) in carry.alias.items() if here in used]
+    if ruling.settle:
+        used.append("dice_doubles")  # a house rule's factor, read by the settlement whenever it is answered
+    return list(dict.fromkeys(used))
 
 
 def _and(seats: list[str]) -> str:

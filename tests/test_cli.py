@@ -196,6 +196,33 @@ def test_an_open_role_with_a_label_reads_naturally(end: str) -> None:
     assert "the seat she bet on" not in named.json()["ruling"]["text"]  # a known seat is simply named
 
 
+def test_an_answer_the_ruling_never_reads_is_named_on_stderr() -> None:
+    r = house("rule", "false-call", "-a", "others_acted=nothing", "-s", "declarer=East", "-s", "exposer=South", "--no-input")
+    assert r.code == 0 and "HF-1" in r.stdout, r.output
+    assert r.stderr == "referee: note: exposer=South was not used by this ruling\n", r.stderr
+    used = house("rule", "false-call", "-a", "others_acted=one", "-s", "declarer=East", "-s", "exposer=South", "--no-input")
+    assert used.code == 0 and used.stderr == ""  # HF-2 names both
+
+
+def test_an_unused_answer_with_a_close_name_suggests_the_fact_left_open() -> None:
+    args = ["rule", "mahjong-in-error", "-a", "others_acted=one", "-a", "survivor_later_dead=no",
+            "-a", "exposers=South,West", "-s", "declarer=East", "--no-input"]
+    r = run(*args)
+    assert r.code == 0, r.output
+    assert "referee: note: exposers=South,West was not used by this ruling (it asks for exposer)" in r.stderr, r.stderr
+    doc = run(*args, "--json").json()  # stdout is the JSON alone; the note stays on stderr
+    assert doc["unused"] == {"exposers": ["South", "West"]}
+    assert "unused" not in run("rule", *args[1:6], "-s", "declarer=East", "--no-input", "--json").json()
+
+
+def test_an_answers_file_may_hold_answers_for_other_branches(tmp_path: Path) -> None:
+    # a scenario's answers cover the tree, not one path: no note for those
+    f = tmp_path / "a.yaml"
+    f.write_text("situation: false-call\nanswers: {others_acted: nothing}\nseats: {declarer: East, exposer: South}\n")
+    r = house("rule", "--answers", str(f), "--no-input")
+    assert r.code == 0 and "HF-1" in r.stdout and r.stderr == "", r.output
+
+
 def test_bad_seat_exits_2_and_lists_seats() -> None:
     r = house("rule", "tile-count", "-a", "east_discarded=yes", "--seat", "miscounted=Westerly", "--no-input")
     assert r.code == 2

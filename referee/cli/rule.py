@@ -246,7 +246,8 @@ def rule(
     """Find a situation, answer its questions, and print the ruling.
 
     Answers come from --answers FILE, then --answer/--seat (which win); anything still
-    missing is asked at the prompt, or is an error under --no-input.
+    missing is asked at the prompt, or is an error under --no-input. An --answer/--seat the
+    ruling never reads is named on standard error (a slip, such as exposers for exposer).
 
     The ruling is recorded in the rulings log, as printed, when --table, --round, --judge,
     --event or --db is given or an event is configured (REFEREE_EVENT, 'referee log event');
@@ -300,16 +301,25 @@ def rule(
         if outcome is not BACK:
             break
         situation = None
+    from ..render import outcome_json
+
+    # Only what was typed on the command line: an answers file (a scenario) holds answers for
+    # other branches by design, and its extra facts are no slip of the judge's.
+    unused = {name: facts[name] for name in given if name not in outcome.used}
+    document = outcome_json(outcome)
+    if unused:
+        document["unused"] = unused
     if log_to is not None:
         out.record = True  # keep what is printed, for the log
     if as_json:
-        from ..render import outcome_json
-
-        print_json(outcome_json(outcome))
+        print_json(document)
     else:
         _print_outcome(outcome)
+    for name, (value, _) in given.items():
+        if name in unused:
+            err.print(f"referee: note: {safe(name)}={safe(value)} was not used by this ruling{_asks_for(name, outcome)}")
     if log_to is not None:
-        _record(log_to, outcome, players, as_json)
+        _record(log_to, outcome, players, as_json, document)
 
 
 def _check_event_ruleset(name: str) -> None:
@@ -326,12 +336,19 @@ def _check_event_ruleset(name: str) -> None:
         raise UsageError(f"{exc.message} (the default ruleset set by {where}; -r RULESET overrides it)") from None
 
 
-def _record(log_to: Any, outcome: Any, players: dict[str, str], as_json: bool) -> None:
-    from ..render import outcome_json
+def _asks_for(name: str, outcome: Any) -> str:
+    """' (it asks for exposer)' when a fact the ruling left open is a close name: a likely slip."""
+    import difflib
+
+    left_open = [n for n in outcome.used if outcome.facts.get(n) is None]
+    hint = difflib.get_close_matches(name, left_open, n=1)
+    return f" (it asks for {hint[0]})" if hint else ""
+
+
+def _record(log_to: Any, outcome: Any, players: dict[str, str], as_json: bool, document: dict[str, Any]) -> None:
     from ..safe import dumps
     from ..store.rulings import record
 
-    document = outcome_json(outcome)
     shown = out.export_text(clear=True)
     out.record = False
     printed = dumps(document) if as_json else shown  # print_json's very text
