@@ -9,7 +9,7 @@ from collections import Counter, defaultdict
 
 from . import model as m
 from .deadtext import dead_claims
-from .engine import PLACEHOLDER, SCORING_NUMBERS
+from .outcome import PLACEHOLDER, SCORING_NUMBERS
 from .errors import Place, Problem
 from .loader import Ruleset
 from .search import words as search_words

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import model as m
-from .engine import Outcome, Question, advance
+from .engine import Question, advance
+from .outcome import Outcome
 from .errors import RefereeError
 from .loader import Ruleset
 from .render import party_json

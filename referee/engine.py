@@ -1,23 +1,19 @@
 """The pure heart of referee: facts in, the next question or the ruling out.
 
 No I/O and no terminal: the interactive prompt, `--answer`, answer files and scenario
-replay all call `advance` with the facts known so far.
+replay all call `advance` with the facts known so far. This module walks the tree and decides
+which ruling applies and what it still needs; `outcome` builds what that ruling does.
 """
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from . import model as m
 from .errors import RefereeError, UsageError
 from .loader import Ruleset
-from .scoring import Party, Payment, points as score_points, standard
+from .outcome import PLACEHOLDER, SCORING_NUMBERS, Carry, Outcome, Step, build_outcome
 
-PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9_]*)\}")
-SCORING_NUMBERS = tuple(
-    name for name, f in m.Scoring.model_fields.items() if f.annotation in (int, "int")
-)  # lowest_hand, wall_game_points ...: numbers a ruling may name in `of:` or `{...}`
 MAX_STEPS = 500  # far beyond any real tree; guards a cycle the lint would have reported
 UNKNOWN = None  # a detail fact the judge chose to leave open: amounts stay symbolic
 
@@ -31,46 +27,6 @@ class Question:
     optional: bool = False  # a detail (seat of a role, a hand value) may be left unknown
 
 
-@dataclass(frozen=True)
-class Step:
-    situation: str
-    node: str
-    fact: str
-    answer: Any
-
-
-@dataclass(frozen=True)
-class Award:
-    party: Party
-    points: int | None
-    formula: str
-
-
-@dataclass
-class Outcome:
-    ruleset: Ruleset
-    start: str
-    situation: str
-    node: str
-    ruling: m.Ruling
-    path: list[Step]
-    facts: dict[str, Any]
-    text: str
-    dead: list[Party]
-    payments: list[Payment]
-    awards: list[Award]
-    tiles: list[str]
-    procedure: list[str]
-    notes: list[str]
-    settle_lines: list[str] = field(default_factory=list)
-    owed: str = ""  # what is owed in words, where nothing is computed
-    used: list[str] = field(default_factory=list)  # every fact the path or the ruling reads, answered or open
-
-    @property
-    def game(self) -> str:
-        return self.ruling.game
-
-
 def branch(node: m.QuestionNode, value: Any) -> m.Target | None:
     key = str(value)
     if key == "yes" and node.yes is not None:
@@ -80,25 +36,6 @@ def branch(node: m.QuestionNode, value: Any) -> m.Target | None:
     if node.when and key in node.when:
         return node.when[key]
     return node.else_
-
-
-@dataclass
-class Carry:
-    """What a goto hands on: roles that are the same seat under another name, hands already dead."""
-
-    alias: dict[str, tuple[str, str]] = field(default_factory=dict)  # role there -> (role, its situation)
-    dead: list[tuple[str, str]] = field(default_factory=list)
-
-    def source(self, name: str, sid: str) -> tuple[str, str]:
-        return self.alias.get(name, (name, sid))
-
-    def follow(self, goto: m.Goto | m.GotoNode, here: str) -> None:
-        for there, known in goto.bind.items():
-            self.alias[there] = self.source(known, here)
-        for role in goto.dead:
-            entry = self.source(role, here)
-            if entry not in self.dead:
-                self.dead.append(entry)
 
 
 @dataclass
@@ -268,7 +205,8 @@ def advance(rs: Ruleset, sid: str, facts: dict[str, Any], players: dict[str, str
     for name, definition in leaf.needed:
         if name not in facts:
             return Question(name, definition, cur, None, optional=True)
-    return build_outcome(rs, sid, cur, reached.node, leaf.ruling, reached.path, facts, players or {}, reached.carry)
+    used = _used(rs, cur, leaf.ruling, reached.path, facts, reached.carry)
+    return build_outcome(rs, sid, cur, reached.node, leaf.ruling, reached.path, facts, players or {}, reached.carry, used)
 
 
 def _only_seats(needed: list[tuple[str, m.FactDef]], facts: dict[str, Any]) -> dict[str, Any]:
@@ -346,132 +284,6 @@ def check_answer(rs: Ruleset, sid: str, facts: dict[str, Any], name: str) -> Non
             raise UsageError(message)
 
 
-class _Binder:
-    """Roles and facts as the ruling text and the payments need them."""
-
-    def __init__(self, rs: Ruleset, sid: str, facts: dict[str, Any], players: dict[str, str], carry: Carry | None = None) -> None:
-        self.rs, self.sid, self.facts, self.players = rs, sid, facts, players
-        self.carry = carry or Carry()
-
-    def parties(self, role: str) -> list[Party]:
-        role = self.carry.source(role, self.sid)[0]
-        value = self.facts.get(role)
-        if isinstance(value, list):
-            return [Party(role, s, self.players.get(s)) for s in value]
-        return [Party(role, value, self.players.get(value) if value else None)]
-
-    def number(self, name: str) -> int | None:
-        if name in SCORING_NUMBERS:
-            return int(getattr(self.rs.scoring, name))
-        value = self.facts.get(name)
-        return value if isinstance(value, int) else None
-
-    def fill(self, text: str) -> str:
-        def one(match: re.Match[str]) -> str:
-            name = match.group(1)
-            if name in SCORING_NUMBERS:
-                return str(getattr(self.rs.scoring, name))
-            name, where = self.carry.source(name, self.sid)
-            definition = self.rs.fact(name, where)
-            value = self.facts.get(name)
-            if definition is not None and definition.type in ("seat", "seats"):
-                role = self.rs.situations[where].roles.get(name) if where in self.rs.situations else None
-                open_as = role.label if role is not None else ""  # 'the bet on' would not read
-                return " and ".join(open_as if open_as and p.seat is None else p.label for p in self.parties(name))
-            if value is None:
-                return "the " + name.replace("_", " ")
-            return str(value)
-
-        def at_sentence_start(match: re.Match[str]) -> str:
-            word = one(match)
-            before = text[: match.start()].rstrip()
-            return word[:1].upper() + word[1:] if not before or before[-1] in ".!?:" else word
-
-        out = PLACEHOLDER.sub(at_sentence_start, text) if "{" in text else text
-        return _POSSESSIVE_AFTER_NAME.sub(r"\1's (\2's)", out) if "(" in out else out
-
-
-# "{caller}'s hand" with a name given reads "North's (Ann's) hand", not "North (Ann)'s hand".
-_POSSESSIVE_AFTER_NAME = re.compile(r"\b(East|South|West|North|Bettor) \(([^()]+)\)'s\b")
-
-
-def _formula(times: int, of: str | None, amount: int | None) -> str:
-    if amount is not None:
-        return str(amount)
-    what = "the lowest hand on the card" if of == "lowest_hand" else "the " + str(of).replace("_", " ")
-    if of in SCORING_NUMBERS and of != "lowest_hand":
-        what = f"the ruleset's {str(of).replace('_', ' ')}"
-    return what if times == 1 else f"{times} x {what}"
-
-
-def _expand(group: str, other: list[Party], dead: set[str | None], b: _Binder) -> list[Party]:
-    """'others' / 'active' as seats, relative to the party on the other side of the payment."""
-    anchor = [p.seat for p in other]
-    if any(s is None for s in anchor):
-        return [Party(group)]
-    if group == "active" and None in dead:
-        return [Party(group)]  # who is still active depends on a dead seat left open
-    skip = set(anchor) | (dead if group == "active" else set())
-    return [Party(group, s, b.players.get(s)) for s in m.SEATS if s not in skip]
-
-
-def build_outcome(
-    rs: Ruleset, start: str, sid: str, nid: str, ruling: m.Ruling, path: list[Step],
-    facts: dict[str, Any], players: dict[str, str], carry: Carry | None = None,
-) -> Outcome:
-    carry = carry or Carry()
-    b = _Binder(rs, sid, facts, players, carry)
-    dead: list[Party] = []
-    named = [role for role in [*ruling.dead, *(name for name, _ in carry.dead)] if role not in m.GROUPS]
-    for role in named:
-        for p in b.parties(role):
-            if p.seat is None or all(p.seat != d.seat for d in dead):
-                dead.append(p)
-    if "others" in ruling.dead:  # every hand but the ones named: seats once those are known
-        dead += _expand("others", dead, set(), b) if dead else [Party("others")]
-    dead_seats: set[str | None] = {p.seat for p in dead}
-    payments: list[Payment] = []
-    for t in ruling.pay:
-        payers = b.parties(t.from_) if t.from_ not in m.GROUPS else None
-        payees = b.parties(t.to) if t.to not in m.GROUPS else None
-        if payers is None:
-            payers = _expand(t.from_, payees or [], dead_seats, b)
-        if payees is None:
-            payees = _expand(t.to, payers, dead_seats, b)
-        base = b.number(t.of) if t.of else t.amount
-        amount = base * t.times if base is not None else None
-        formula = _formula(t.times, t.of, t.amount)
-        if amount is not None and t.of:
-            formula = f"{t.times} x {base}" if t.times != 1 else str(base)
-        for payer in payers:
-            for payee in payees:
-                if payer.seat and payer.seat == payee.seat:
-                    raise UsageError(
-                        f"{payer.role} and {payee.role} are both {payer.seat}; one seat cannot pay itself"
-                    )
-                payments.append(Payment(payer, payee, amount, formula))
-    settle_lines: list[str] = []
-    awards: list[Award] = []
-    if ruling.settle and rs.scoring.kind == "points":
-        awards += _settle_points(rs, ruling.settle, b, settle_lines, dead_seats)
-    elif ruling.settle:
-        payments += _settle(rs, ruling.settle, b, settle_lines, dead_seats)
-    for a in ruling.points:
-        targets = b.parties(a.to) if a.to not in m.GROUPS else _expand(a.to, [], dead_seats, b)
-        base = b.number(a.of) if a.of else a.points
-        value = base * a.times if base is not None else None
-        for party in targets:
-            awards.append(Award(party, value, _formula(a.times, a.of, a.points) if value is None else str(value)))
-    notes = [b.fill(t) for t in ruling.notes] + _too_few_live(ruling, dead, carry, b)
-    used = _used(rs, sid, ruling, path, facts, carry)
-    return Outcome(
-        ruleset=rs, start=start, situation=sid, node=nid, ruling=ruling, path=path, facts=dict(facts),
-        text=b.fill(ruling.says), dead=dead, payments=payments, awards=awards,
-        tiles=[b.fill(t) for t in ruling.tiles], procedure=[b.fill(t) for t in ruling.procedure],
-        notes=notes, settle_lines=settle_lines, owed=b.fill(ruling.owed), used=used,
-    )
-
-
 def _used(rs: Ruleset, sid: str, ruling: m.Ruling, path: list[Step], facts: dict[str, Any], carry: Carry) -> list[str]:
     """The facts this outcome read: the path's questions, the ruling's details, and a carried role
     under the name the goto's target gives it too (it may have been answered under either)."""
@@ -480,100 +292,3 @@ def _used(rs: Ruleset, sid: str, ruling: m.Ruling, path: list[Step], facts: dict
     if ruling.settle:
         used.append("dice_doubles")  # a house rule's factor, read by the settlement whenever it is answered
     return list(dict.fromkeys(used))
-
-
-def _and(seats: list[str]) -> str:
-    return seats[0] if len(seats) == 1 else ", ".join(seats[:-1]) + " and " + seats[-1]
-
-
-def _too_few_live(ruling: m.Ruling, dead: list[Party], carry: Carry, b: _Binder) -> list[str]:
-    """A note when a hand carried in dead (a bad pick whose discard was falsely claimed, say) and this
-    ruling's own deaths leave fewer than two live hands: its text was written for a table whose
-    other hands were live, and no source covers the combination."""
-    seats = [p.seat for p in dead if p.seat]
-    if not carry.dead or ruling.game == "replay" or len(seats) < 3 or len(seats) < len(dead):
-        return []
-    before = sorted({p.seat for role, where in carry.dead for p in b.parties(role) if p.seat}, key=m.SEATS.index)
-    live = [s for s in m.SEATS if s not in seats]
-    left = f"only {live[0]} is left live" if live else "no hand is left live"
-    return [f"{_and(seats)} are dead ({_and(before)} already before this ruling), so {left}. "
-            "The ruling above is written for a table whose other hands are live, and no source covers "
-            "this combination; the nearest rule is the League's for three dead hands (a replay): "
-            "see 'referee rule three-dead-hands'."]
-
-
-def _settle_parties(s: m.Settle, b: _Binder) -> tuple[Party, Party | None]:
-    winner = b.parties(s.winner)[0]
-    discarder = b.parties(s.discarder)[0] if s.discarder else None
-    if discarder and discarder.seat and discarder.seat == winner.seat:
-        raise UsageError(f"{s.winner} and {s.discarder} are both {winner.seat}; a winner cannot discard to herself")
-    return winner, discarder
-
-
-def _settle(rs: Ruleset, s: m.Settle, b: _Binder, lines: list[str], dead: set[str | None] | None = None) -> list[Payment]:
-    """A money Mah Jongg by the ruleset's standard schedule (the same code as `referee pay`)."""
-    winner, discarder = _settle_parties(s, b)
-    value = b.number(s.value)
-    jokerless = b.facts.get("jokerless") == "yes"
-    singles = b.facts.get("singles_and_pairs") == "yes"
-    doubles = b.facts.get("dice_doubles") == "yes"
-    dead_losers = sorted(d for d in (dead or set()) if d and d not in (winner.seat, discarder.seat if discarder else None))
-    bet_on = s.bettor if s.bettor in (None, m.WALL_BET) else b.parties(s.bettor)[0].seat
-    if winner.seat and (discarder is None or discarder.seat) and value is not None and (s.bettor is None or bet_on):
-        result = standard(rs.scoring, winner=winner.seat, how=s.how, value=value,
-                          discarder=discarder.seat if discarder else None,
-                          jokerless=jokerless, singles_and_pairs=singles, names=b.players,
-                          dead=dead_losers, dice_doubles=doubles, bettor_on=bet_on)
-        lines.extend(result.lines)
-        return [Payment(p.payer, p.payee, p.amount, p.formula) for p in result.payments]
-    sc = rs.scoring
-    factor = sc.jokerless_times if jokerless and not singles else 1
-    if doubles:
-        factor *= sc.dice_doubles_times
-    v = "the hand value" if value is None else str(value)
-    if s.bettor == m.WALL_BET:
-        lines.append("The bettor, who bet on a wall game, pays the winner what a player who did not discard pays.")
-    elif s.bettor:
-        lines.append(b.fill("The bettor pays or collects exactly what {" + s.bettor + "} pays or collects."))
-
-    def times(n: int) -> str:
-        return f"{n * factor} x {v}" if value is None else str(n * factor * value)
-
-    if s.how == "discard":
-        assert discarder is not None
-        return [
-            Payment(discarder, winner, None, times(sc.discarder_times)),
-            Payment(Party("others"), winner, None, times(sc.others_times)),  # the payer already says "each other player"
-        ]
-    return [Payment(Party("others"), winner, None, times(sc.self_pick_times))]
-
-
-def _settle_points(rs: Ruleset, s: m.Settle, b: _Binder, lines: list[str], dead: set[str | None]) -> list[Award]:
-    """A Mah Jongg in a points ruleset: the winner's score, the discarder's penalty (same code as `referee pay`)."""
-    winner, discarder = _settle_parties(s, b)
-    value = b.number(s.value)
-    exposures = b.number("winner_exposures")
-    jokerless = b.facts.get("jokerless") == "yes"
-    singles = b.facts.get("singles_and_pairs") == "yes"
-    if winner.seat and (discarder is None or discarder.seat):
-        result = score_points(rs.scoring, winner=winner.seat, how=s.how, value=value,
-                              discarder=discarder.seat if discarder else None, exposures=exposures,
-                              jokerless=jokerless, singles_and_pairs=singles, names=b.players,
-                              dead=sorted(d for d in dead if d and d not in (winner.seat, discarder.seat if discarder else None)))
-        lines.extend(result.lines)
-        return [Award(sc.party, sc.points, sc.formula) for sc in result.scores]
-    # seats not known: say it in words
-    sc = rs.scoring
-    self_pick = s.how == "self-pick" or (s.how == "joker-exchange" and sc.joker_exchange_as_self_pick)
-    bonus = (sc.self_pick_bonus if self_pick else 0) + (sc.jokerless_bonus if jokerless and not singles else 0)
-    base = "the hand value" if value is None else str(value * sc.winner_times)
-    if value is not None and sc.winner_times == 1:
-        base = str(value)
-    formula = (str(value * sc.winner_times + bonus) if value is not None else base + (f" {bonus:+d}" if bonus else ""))
-    out = [Award(winner, value * sc.winner_times + bonus if value is not None else None, formula)]
-    if discarder is not None and sc.discarder_penalties:
-        from .scoring import discarder_penalty
-
-        pen = discarder_penalty(sc, exposures) if exposures is not None else None
-        out.append(Award(discarder, pen, str(pen) if pen is not None else "the discarder's penalty by the winner's exposures"))
-    return out

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import __version__
-from .engine import Outcome
+from .outcome import Outcome
 from .loader import Ruleset
 from .scoring import Party
 

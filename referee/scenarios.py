@@ -9,7 +9,8 @@ from typing import Any
 
 from . import model as m
 from .answers import example, normalize, players_map
-from .engine import Outcome, Question, advance
+from .engine import Question, advance
+from .outcome import Outcome
 from .errors import LoadError, MissingAnswer, Problem, RefereeError, UsageError
 from .files import Document
 from .loader import Ruleset, data_dir, load_strict, validate

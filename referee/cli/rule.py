@@ -167,7 +167,8 @@ def _help_for(q: Any, situation_help: str) -> str:
 def _resolve(rs: Any, sid: str, facts: dict[str, Any], players: dict[str, str], no_input: bool,
              may_leave: bool = False) -> Any:
     """The outcome; or BACK when `may_leave` and the judge goes back from the first question."""
-    from ..engine import Outcome, advance, check_answer
+    from ..engine import advance, check_answer
+    from ..outcome import Outcome
     from ..scenarios import run
 
     if no_input:

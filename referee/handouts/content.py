@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from .. import model as m
-from ..engine import Outcome, details
+from ..engine import details
+from ..outcome import Outcome
 from ..errors import RefereeError
 from ..loader import Ruleset, data_dir
 from ..render import GAME_TEXT
