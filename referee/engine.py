@@ -205,7 +205,7 @@ def advance(rs: Ruleset, sid: str, facts: dict[str, Any], players: dict[str, str
     for name, definition in leaf.needed:
         if name not in facts:
             return Question(name, definition, cur, None, optional=True)
-    used = _used(rs, cur, leaf.ruling, reached.path, facts, reached.carry)
+    used = _used(leaf.ruling, reached.path, leaf.needed, reached.carry)
     return build_outcome(rs, sid, cur, reached.node, leaf.ruling, reached.path, facts, players or {}, reached.carry, used)
 
 
@@ -284,10 +284,11 @@ def check_answer(rs: Ruleset, sid: str, facts: dict[str, Any], name: str) -> Non
             raise UsageError(message)
 
 
-def _used(rs: Ruleset, sid: str, ruling: m.Ruling, path: list[Step], facts: dict[str, Any], carry: Carry) -> list[str]:
-    """The facts this outcome read: the path's questions, the ruling's details, and a carried role
-    under the name the goto's target gives it too (it may have been answered under either)."""
-    used = [s.fact for s in path] + [name for name, _ in details(rs, sid, ruling, facts, carry)]
+def _used(ruling: m.Ruling, path: list[Step], needed: list[tuple[str, m.FactDef]], carry: Carry) -> list[str]:
+    """The facts this outcome read: the path's questions, the ruling's details (`needed`, as the
+    leaf found them), and a carried role under the name the goto's target gives it too (it may
+    have been answered under either)."""
+    used = [s.fact for s in path] + [name for name, _ in needed]
     used += [there for there, (here, _) in carry.alias.items() if here in used]
     if ruling.settle:
         used.append("dice_doubles")  # a house rule's factor, read by the settlement whenever it is answered
