@@ -22,6 +22,9 @@ log_app = App(
 app.add_typer(log_app, name="log", short_help="The rulings log: list, show, export and replay rulings.")
 
 DB_OPT = typer.Option(None, "--db", help="The log file (default: REFEREE_DB, else rulings.db in the application folder).")
+# The filters list, players and export share, so they read and parse the same everywhere.
+EVENT_OPT = typer.Option(None, "--event", help="Only this event.")
+SINCE_OPT = typer.Option(None, "--since", help="Only from this date or time on: 2026-11-23, 2026-11-23T14:00, today.")
 
 
 def _open(db: Optional[Path], create: bool = False) -> Any:
@@ -128,12 +131,12 @@ def _ruleset_setting(name: str) -> str:
     "referee log list --since today --json"))
 @guarded
 def list_(
-    event: Optional[str] = typer.Option(None, "--event", help="Only this event."),
+    event: Optional[str] = EVENT_OPT,
     round_: Optional[str] = typer.Option(None, "--round", help="Only this round."),
     table: Optional[str] = typer.Option(None, "--table", help="Only this table."),
     player: Optional[str] = typer.Option(None, "--player", help="Only rulings naming this player (any seat)."),
     situation: Optional[str] = typer.Option(None, "--situation", help="Only this situation id."),
-    since: Optional[str] = typer.Option(None, "--since", help="Only from this date or time on: 2026-11-23, 2026-11-23T14:00, today."),
+    since: Optional[str] = SINCE_OPT,
     as_json: bool = typer.Option(False, "--json", help="Print the rulings as JSON."),
     db: Optional[Path] = DB_OPT,
 ) -> None:
@@ -200,8 +203,8 @@ def show(
     "referee log players --json"))
 @guarded
 def players(
-    event: Optional[str] = typer.Option(None, "--event", help="Only this event."),
-    since: Optional[str] = typer.Option(None, "--since", help="Only from this date or time on."),
+    event: Optional[str] = EVENT_OPT,
+    since: Optional[str] = SINCE_OPT,
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
     db: Optional[Path] = DB_OPT,
 ) -> None:
@@ -264,8 +267,8 @@ def withdraw(
 def export(
     fmt: Optional[str] = typer.Option(None, "--format", "-f", help="csv (a spreadsheet; rulings only), json or jsonl (with the rules, for replay). Default: from -o's extension, else jsonl."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write to this file instead of standard output."),
-    event: Optional[str] = typer.Option(None, "--event", help="Only this event."),
-    since: Optional[str] = typer.Option(None, "--since", help="Only from this date or time on."),
+    event: Optional[str] = EVENT_OPT,
+    since: Optional[str] = SINCE_OPT,
     db: Optional[Path] = DB_OPT,
 ) -> None:
     """Every recorded ruling, every field, for a spreadsheet or for 'referee log import' on another machine."""
