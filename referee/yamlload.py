@@ -158,8 +158,8 @@ class _Builder:
         return out
 
 
-def _too_deep(text: str) -> Any:
-    """The first collection nested deeper than MAX_DEPTH, found without recursing."""
+def _deeper_than_max(text: str, path: str) -> Place | None:
+    """Where the first collection nested deeper than MAX_DEPTH starts, found without recursing."""
     loader = _Loader(text)
     depth = 0
     try:
@@ -168,7 +168,7 @@ def _too_deep(text: str) -> Any:
             if kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
                 depth += 1
                 if depth > MAX_DEPTH:
-                    return event
+                    return _mark(path, event)
             elif kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
                 depth -= 1
         return None
@@ -176,15 +176,47 @@ def _too_deep(text: str) -> Any:
         loader.dispose()
 
 
+def _too_deep(text: str, path: str) -> Place | None:
+    try:
+        return _deeper_than_max(text, path)
+    except yaml.MarkedYAMLError as exc:
+        if _refused_as_too_deep(exc):
+            return _deep_place(text, path, exc)
+        return None  # an ordinary syntax error: the composer reports it with its place
+
+
+def _refused_as_too_deep(exc: yaml.MarkedYAMLError) -> bool:
+    # libyaml 0.2.6 (bundled from PyYAML 6.0.4) refuses deep nesting itself, reading tokens
+    # ahead of the events we count; its limit is far above ours, so the text is too deep for us
+    # as well, and the message and place should be ours whichever PyYAML is installed.
+    return "nesting depth" in str(exc.problem or "")
+
+
+def _deep_place(text: str, path: str, exc: yaml.MarkedYAMLError) -> Place:
+    """Where the text first nests deeper than MAX_DEPTH, counted in the part before the
+    parser's refusal (cut there, its read-ahead stops short of the limit)."""
+    mark = exc.problem_mark
+    if mark is not None and 0 < mark.index < len(text):
+        try:
+            if (place := _deeper_than_max(text[: mark.index], path)) is not None:
+                return place
+        except yaml.YAMLError:
+            pass
+    return Place(path, mark.line + 1, mark.column + 1) if mark else Place(path)
+
+
 def _compose(text: str, path: str) -> yaml.Node | None:
     loader = _Loader(text)
     try:
         # libyaml's composer recurses in C once per level of nesting and crashes the process
         # somewhere past 20,000 levels; a text this short cannot nest that deep.
-        if len(text) > _SCAN_ABOVE and (deep := _too_deep(text)) is not None:
-            raise LoadError([Problem(_mark(path, deep), f"nested more than {MAX_DEPTH} levels deep")])
+        if len(text) > _SCAN_ABOVE and (deep := _too_deep(text, path)) is not None:
+            raise LoadError([Problem(deep, f"nested more than {MAX_DEPTH} levels deep")])
         return loader.get_single_node()
     except yaml.MarkedYAMLError as exc:
+        if _refused_as_too_deep(exc):
+            place = _deep_place(text, path, exc)
+            raise LoadError([Problem(place, f"nested more than {MAX_DEPTH} levels deep")]) from None
         mark = exc.problem_mark or exc.context_mark
         place = Place(path, mark.line + 1, mark.column + 1) if mark else Place(path)
         raise LoadError([Problem(place, f"invalid YAML: {exc.problem or exc.context}")]) from None

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from referee.cli import app
 from referee.errors import LoadError
 from referee.loader import load
-from referee.yamlload import MAX_BYTES, read
+from referee.yamlload import MAX_BYTES, parse, read
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -122,3 +122,20 @@ def test_good_files_beside_bad_ones_still_load(tmp_path: Path) -> None:
     rs, problems = load(folder)
     assert rs is not None and "wrong-end" in rs.situations
     assert len(problems) == 1
+
+
+@pytest.mark.parametrize("levels", [60, 1_500, 30_000])
+def test_depth_is_refused_in_our_words_whatever_the_parser_allows(levels: int) -> None:
+    """libyaml 0.2.6 refuses about 1,000 levels itself, reading ahead of the events counted;
+    short texts (no pre-scan) and long ones both get our message at the 51st level."""
+    text = "a: " + "[" * levels + "]" * levels + "\n"
+    with pytest.raises(LoadError) as exc:
+        parse(text, "deep.yaml")
+    assert str(exc.value) == "deep.yaml:1:53: nested more than 50 levels deep"
+
+
+def test_a_syntax_error_in_a_long_text_keeps_its_own_place() -> None:
+    text = "a: " + "x" * 20_000 + "\nb: [1, 2\nc: 3\n"
+    with pytest.raises(LoadError) as exc:
+        parse(text, "bad.yaml")
+    assert str(exc.value).startswith("bad.yaml:3:") and "invalid YAML" in str(exc.value)

@@ -54,3 +54,23 @@ def test_readme_example_prints_what_it_shows(command: str, shown: str, tmp_path:
     result = CliRunner().invoke(app, shlex.split(command)[1:], env=env)
     assert result.exit_code == 0, result.output
     assert normal(result.stdout) == normal(shown)
+
+
+def test_ci_runs_the_readme_set_up_commands_with_the_tested_versions() -> None:
+    """A clean machine must install what was tested: the README's commands, run by .ci/run,
+    name the committed constraints file, and that file pins every package it lists."""
+    setup = re.search(r"## Set up.*?```sh\n(.*?)```", README, flags=re.S)
+    assert setup is not None
+    commands = [line for line in setup.group(1).splitlines() if line.strip()]
+    assert len(commands) == 2 and "-c constraints.txt" in commands[0]
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    for command in commands:
+        assert command in ci, f".ci/run does not run {command!r}"
+    pins = [
+        line
+        for line in (ROOT / "constraints.txt").read_text(encoding="utf-8").splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
+    assert pins and all(re.fullmatch(r"[A-Za-z0-9_.\-]+==[0-9][^\s;]*", pin) for pin in pins), pins
+    names = {pin.split("==")[0].lower().replace("_", "-") for pin in pins}
+    assert {"typer", "pydantic", "pyyaml", "jinja2", "pytest"} <= names
