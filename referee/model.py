@@ -342,6 +342,11 @@ class Answers(Strict):
     title: str | None = None
     story: str | None = None
     source: str | None = Field(None, description="Where the case comes from")
+    published: str | None = Field(
+        None,
+        description="The published rulings question this scenario answers, paraphrased, and where it was "
+        "asked and answered (URL, or publication and question); `referee test` counts these",
+    )
     ruleset: str | None = None
     situation: str | None = None
     answers: dict[str, Any] = Field(default_factory=dict, description="fact -> answer")

@@ -153,6 +153,7 @@ class Result:
     failures: list[str] = field(default_factory=list)
     loaded: Ruleset | None = None  # the ruleset replayed against, for leaf coverage
     situation: str | None = None
+    published: bool = False  # the file answers a published rulings question (its `published:` key)
 
     @property
     def passed(self) -> bool:
@@ -236,7 +237,7 @@ def run_file(path: Path) -> tuple[Result, Outcome | None]:
         failures = [f"{path}: no 'expect' section; this is an answers file, not a scenario"]
     else:
         failures = compare(outcome, sc.data.expect)
-    return Result(path, rs.id, outcome.ruling.id, failures, rs, sc.situation), outcome
+    return Result(path, rs.id, outcome.ruling.id, failures, rs, sc.situation, bool(sc.data.published)), outcome
 
 
 def scenario_files(paths: list[Path]) -> list[Path]:

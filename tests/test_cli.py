@@ -539,6 +539,19 @@ def test_test_passing_files(tmp_path: Path) -> None:
     assert "2 passed, 0 failed" in r.stdout
 
 
+def test_test_counts_the_scenarios_from_published_questions(tmp_path: Path) -> None:
+    _scenario(tmp_path, "a", "HC-1", east_discarded="yes")
+    asked = _scenario(tmp_path, "b", "HC-2", east_discarded="no")
+    data = yaml.safe_load(asked.read_text())
+    asked.write_text(yaml.safe_dump({**data, "published": "Column 1: a hand found short before East discarded"}))
+    r = run("test", str(tmp_path), env=HOUSE_ENV)
+    assert r.code == 0, r.output
+    assert re.search(r"^1 of them from published rulings questions$", r.stdout, re.M)
+    asked.unlink()
+    r = run("test", str(tmp_path), env=HOUSE_ENV)
+    assert re.search(r"^0 of them from published rulings questions$", r.stdout, re.M)
+
+
 def test_test_scenarios_of_a_ruleset_named_by_path(tmp_path: Path) -> None:
     _scenario(tmp_path, "a", "HC-1", east_discarded="yes")
     r = run("test", str(tmp_path))

@@ -63,9 +63,10 @@ def test_(
         coverage = not paths
     reached: dict[Path, tuple[Any, set[str]]] = {}  # ruleset folder -> (ruleset, rulings reached)
     tested: set[str] = set()  # situations the files start in
-    passed = failed = 0
+    passed = failed = published = 0
     for f in files:
         result, _ = run_file(f)
+        published += result.published
         tested.add(result.situation or "")
         if result.ruling and result.loaded is not None:
             reached.setdefault(result.loaded.folder, (result.loaded, set()))[1].add(result.ruling)
@@ -79,6 +80,7 @@ def test_(
             for line in result.failures:
                 out.print(f"     {safe(line)}")
     out.print(f"{passed} passed, {failed} failed")
+    out.print(f"{published} of them from published rulings questions")
     uncovered = []
     for folder in sorted(reached):
         rs, hit = reached[folder]
