@@ -46,8 +46,40 @@ def _when(iso: str) -> str:
     return iso[:16].replace("T", " ") + "Z"
 
 
+def _seat_order(seat: str) -> int:
+    """East, South, West, North (the order play goes round the table), then a bettor or a role."""
+    from ..model import SEATS
+
+    return SEATS.index(seat) if seat in SEATS else len(SEATS)
+
+
 def _who(r: Any) -> str:
-    return ", ".join(f"{seat} {name}" for seat, name in r.players.items())
+    return ", ".join(f"{seat} {r.players[seat]}" for seat in sorted(r.players, key=_seat_order))
+
+
+def _named(r: Any, seat: Any) -> str:
+    name = r.players.get(seat) if isinstance(seat, str) else None
+    return f"{seat} ({name})" if name else str(seat)
+
+
+def _verdict(r: Any) -> str:
+    """Who was dead and who paid (or scored) whom, in seat order: what a director scans for."""
+    parts = []
+    if r.dead:
+        parts.append("dead: " + ", ".join(_named(r, s) for s in sorted(r.dead, key=_seat_order)))
+    payees: dict[str, list[Any]] = {}
+    for p in r.payments:
+        payees.setdefault(p.get("to"), []).append(p)
+    for payee, paid in payees.items():
+        payers = ", ".join(f"{_named(r, p.get('from'))} {p['amount'] if p.get('amount') is not None else 'open'}"
+                           for p in sorted(paid, key=lambda p: _seat_order(p.get("from"))))
+        parts.append(f"paid: {payers} → {_named(r, payee)}")
+    scored = [p for p in r.points if p.get("points") != 0]
+    if scored:
+        parts.append("points: " + ", ".join(
+            f"{_named(r, p.get('to'))} {p['points']:+d}" if p.get("points") is not None else f"{_named(r, p.get('to'))} open"
+            for p in sorted(scored, key=lambda p: _seat_order(p.get("to")))))
+    return " · ".join(parts)
 
 
 def _value(v: Any) -> str:
@@ -125,8 +157,12 @@ def _ruleset_setting(name: str) -> str:
     return str(folder.resolve()) if folder.is_dir() else name
 
 
+LAST_ON_A_TERMINAL = 20  # a screenful: the rulings a director is asking about are the latest
+
+
 @log_app.command("list", epilog=examples(
     'referee log list \\\n  --event "Spring Open 2026" --round 3',
+    "referee log list --last 50",
     "referee log list --player Ruth",
     "referee log list --since today --json"))
 @guarded
@@ -137,12 +173,19 @@ def list_(
     player: Optional[str] = typer.Option(None, "--player", help="Only rulings naming this player (any seat)."),
     situation: Optional[str] = typer.Option(None, "--situation", help="Only this situation id."),
     since: Optional[str] = SINCE_OPT,
+    last: Optional[int] = typer.Option(None, "--last", "-n", metavar="N", min=0,
+                                       help=f"Only the newest N (0: all). Default: {LAST_ON_A_TERMINAL} at a terminal, else all."),
     as_json: bool = typer.Option(False, "--json", help="Print the rulings as JSON."),
     db: Optional[Path] = DB_OPT,
 ) -> None:
-    """The recorded rulings, oldest first; withdrawn ones are marked."""
-    with _open(db) as log:
-        found = log.find(_filters(event, round_, table, player, situation, since))
+    """The recorded rulings, oldest first: who was dead and who paid, the players in seat order;
+    withdrawn ones are marked. At a terminal only the newest 20 are shown unless --last says."""
+    from .show import is_terminal
+
+    if last is None and not as_json and is_terminal(sys.stdout):
+        last = LAST_ON_A_TERMINAL
+    filters = _filters(event, round_, table, player, situation, since)
+    found, total = _found(db, filters, last or None)
     if as_json:
         print_json([r.as_dict() for r in found])
         return
@@ -151,10 +194,30 @@ def list_(
         return
     for r in found:
         line = styled((r.id[-8:], "bold"), f"  {_when(r.recorded_at)}  {r.ruling_id} {r.situation}",
-                      (f"  {_where(r)}" if _where(r) else "", "dim"), f"  {_who(r)}" if r.players else "",
-                      (" WITHDRAWN" if r.withdrawn else "", "red"))
+                      (f"  {_where(r)}" if _where(r) else "", "dim"), (" WITHDRAWN" if r.withdrawn else "", "red"))
         wrapped(out, line, rest=" " * 10)  # continuation lines hang under the time, clear of the id
-    wrapped(out, f"{len(found)} ruling{'s' if len(found) != 1 else ''}; 'referee log show ID' for one in full", style="dim")
+        for text in (_verdict(r), f"players: {_who(r)}" if r.players else ""):
+            if text:
+                wrapped(out, text, first=" " * 10)
+    shown = f"the newest {len(found)} of {total} rulings ('--last 0' for all)" if total > len(found) else \
+        f"{len(found)} ruling{'s' if len(found) != 1 else ''}"
+    wrapped(out, f"{shown}; 'referee log show ID' for one in full", style="dim")
+
+
+def _found(db: Optional[Path], filters: Any, last: Optional[int]) -> tuple[list[Any], int]:
+    """The rulings to list and how many match in all. The default log not made yet is an empty
+    log (no ruling recorded yet); a --db or REFEREE_DB that does not exist is still an error,
+    since a mistyped name should not look like an empty event."""
+    from ..store.context import ENV_DB
+
+    if db is None and not os.environ.get(ENV_DB):
+        from ..store.context import db_path
+
+        if not db_path().exists():
+            return [], 0
+    with _open(db) as log:
+        found = log.find(filters, last)
+        return found, (log.count(filters) if last else len(found))
 
 
 @log_app.command("show", short_help="One ruling in full, as it was printed.", epilog=examples(
@@ -198,7 +261,7 @@ def show(
         wrapped(out, line.lstrip(" "), first=" " * indent, rest=" " * (indent + 2))
 
 
-@log_app.command("players", short_help="Per player: rulings against her, dead hands, amounts.", epilog=examples(
+@log_app.command("players", short_help="Per player: rulings against her, dead hands, penalties.", epilog=examples(
     'referee log players \\\n  --event "Spring Open 2026"',
     "referee log players --json"))
 @guarded
@@ -208,10 +271,12 @@ def players(
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
     db: Optional[Path] = DB_OPT,
 ) -> None:
-    """Per player: rulings against them (dead, paid or lost points), dead hands, amounts paid, points lost.
+    """Per player: rulings against them, dead hands, penalties paid, points lost.
 
-    A payment or penalty whose amount was left open counts against the player and is shown as
-    '+N open' beside the known total.
+    A ruling is against a player when it makes her hand dead, or she alone pays (a penalty, a
+    fine, a lost challenge), or she loses points outside a settlement. Paying a valid Mah Jongg,
+    or losing a bet on one, is no offence and is not counted. A penalty whose amount was left
+    open is shown as '+N open' beside the known total.
 
     A player ruled against twice for the same situation is a repeat offence and is marked.
     Withdrawn rulings do not count.
@@ -228,11 +293,11 @@ def players(
         out.print("No named players in the log; name them with 'referee rule --player East=NAME'.")
         return
     width = max(len(p.name) for p in table)
-    out.print(f"[bold]{'player':<{width}}  against  dead  paid  points lost[/]")
+    out.print(f"[bold]{'player':<{width}}  against  dead  penalties paid  points lost[/]")
     for p in table:
         paid = str(p.paid) + (f" +{p.paid_open} open" if p.paid_open else "")
         lost = str(p.points_lost) + (f" +{p.points_open} open" if p.points_open else "")
-        line = f"{safe(p.name):<{width}}  {len(p.against):>7}  {p.dead:>4}  {paid:>4}  {lost:>11}"
+        line = f"{safe(p.name):<{width}}  {len(p.against):>7}  {p.dead:>4}  {paid:>14}  {lost:>11}"
         if p.repeats:
             again = ", ".join(f"{sid} x{n}" for sid, n in p.repeats.items())
             line = f"[bold red]{line}  REPEAT: {safe(again)}[/]"
