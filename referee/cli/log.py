@@ -160,7 +160,7 @@ def _ruleset_setting(name: str) -> str:
 LAST_ON_A_TERMINAL = 20  # a screenful: the rulings a director is asking about are the latest
 
 
-@log_app.command("list", epilog=examples(
+@log_app.command("list", short_help="The rulings: who was dead and who paid, newest last.", epilog=examples(
     'referee log list \\\n  --event "Spring Open 2026" --round 3',
     "referee log list --last 50",
     "referee log list --player Ruth",
