@@ -1,6 +1,7 @@
 """Outcomes as plain text lines and as the JSON document of `rule --json`. No terminal here."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from . import __version__
@@ -71,8 +72,10 @@ def cite_text(rs: Ruleset, o: Outcome) -> list[str]:
     return lines
 
 
-def outcome_lines(o: Outcome) -> list[tuple[str, list[str]]]:
-    """Sections of a ruling for the terminal, in the order a judge reads them out."""
+def verdict_lines(o: Outcome) -> list[tuple[str, list[str]]]:
+    """What the judge reads out, in order: the ruling, who is dead, what happens to the game, who
+    pays whom how much (or scores), then the tiles and the steps to take. No notes, no citations:
+    they follow on request (`details`), so the verdict stays on one screen of a phone."""
     rs = o.ruleset
     sections: list[tuple[str, list[str]]] = [("", [o.text])]
     sections.append(("Dead hands", [", ".join(p.label for p in o.dead)] if o.dead else ["none"]))
@@ -85,18 +88,71 @@ def outcome_lines(o: Outcome) -> list[tuple[str, list[str]]]:
         # only a ruling that decides there is nothing to pay gets here (tests/test_leaf_texts.py)
         sections.append(("Points", ["nobody scores by this ruling"]) if rs.scoring.kind == "points"
                         else ("Payments", ["nobody pays"]))
-    if o.settle_lines:
-        sections.append(("Arithmetic", o.settle_lines))
     if o.awards:
         sections.append(("Points", [f"{a.party.label}: {a.formula}" for a in o.awards]))
     if o.tiles:
         sections.append(("Tiles and jokers", o.tiles))
     if o.procedure:
         sections.append(("Procedure", [f"{i}. {s}" for i, s in enumerate(o.procedure, 1)]))
-    if o.notes:
-        sections.append(("Notes", o.notes))
-    sections.append(("Rule", cite_text(rs, o)))
     return sections
+
+
+def rule_keys(o: Outcome) -> list[str]:
+    """The sources the ruling rests on, each key once, in the order cited: the verdict's one line."""
+    return list(dict.fromkeys(c.source for c in o.ruling.cite))
+
+
+# A note that says what a source (or another body of rules) holds, as opposed to the tool's own
+# judgement call, a gap no source settles, or a pointer to another ruling. Such notes can read as
+# an invitation to argue, so they are shown apart, labelled, after the verdict.
+_SOURCE_WORDS = re.compile(
+    r"\b(AMJA|NMJL|League|Sloper|mahjlife|Chels|Card Game|Winning Moves|tournaments?|Madness|MahjCon|"
+    r"Destination|Crak|bulletin|column|blog|rule ?book|guide|wiki|online|digital client|apps?|"
+    r"[A-Z]{1,6}-\d+[A-Z]?)\b")
+_OWN_CALL = re.compile(r"^(No source|No NMJL|No League|Sources only|Nothing in|If |Until |See |Use )")
+
+
+def is_other_sources(note: str) -> bool:
+    """Whether a note records what other sources say (and so goes under "Other sources:")."""
+    return bool(_SOURCE_WORDS.search(note)) and not _OWN_CALL.match(note) and "'referee rule" not in note
+
+
+def split_notes(o: Outcome) -> tuple[list[str], list[str]]:
+    """(the ruling's own notes, the notes that report other sources), each in the order written."""
+    own = [n for n in o.notes if not is_other_sources(n)]
+    return own, [n for n in o.notes if is_other_sources(n)]
+
+
+def details(o: Outcome) -> list[tuple[str, list[str]]]:
+    """What `--full` adds after the verdict: the arithmetic, notes, other sources, citations."""
+    sections: list[tuple[str, list[str]]] = []
+    if o.settle_lines:
+        sections.append(("Arithmetic", o.settle_lines))
+    own, others = split_notes(o)
+    if own:
+        sections.append(("Notes", own))
+    if others:
+        sections.append(("Other sources", others))
+    sections.append(("Rule", cite_text(o.ruleset, o)))
+    return sections
+
+
+def more_text(o: Outcome) -> str:
+    """What `details` holds, counted: '2 notes and 3 citations'."""
+    parts = []
+    if o.settle_lines:
+        parts.append("the arithmetic")
+    if o.notes:
+        parts.append(f"{len(o.notes)} note{'s' if len(o.notes) != 1 else ''}")
+    n = len(o.ruling.cite)
+    if n:
+        parts.append(f"{n} citation{'s' if n != 1 else ''}")
+    return ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + (parts[-1] if parts else "")
+
+
+def outcome_lines(o: Outcome) -> list[tuple[str, list[str]]]:
+    """Every section of a ruling for the terminal, in the order a judge reads them out."""
+    return verdict_lines(o) + details(o)
 
 
 def _gist(text: str, limit: int = 90) -> str:

@@ -128,8 +128,13 @@ def test_rule_text_output() -> None:
     out = r.stdout
     assert "HW-2" in out
     assert "West pays North (Ruth) 100 (4 x 25)" in out
-    assert "BOOK, Wrong end and Mah Jongg" in out
     assert "The game ends" in out
+    # the verdict, then the rule keys in one line; the citations' words only with --full
+    assert "Rule: BOOK, CLUB" in out and "BOOK, Wrong end and Mah Jongg" not in out
+    full = house("rule", "picked-wrong-end", "-a", "discard_claimed=yes", "-a", "mahjong_valid=yes",
+                 "-s", "picker=West", "-s", "winner=North", "-a", "hand_value=25", "-p", "North=Ruth", "--no-input", "--full")
+    assert "BOOK, Wrong end and Mah Jongg" in full.stdout
+    assert full.stdout.startswith(out.rsplit("Rule:", 1)[0])  # the same verdict first
 
 
 def test_rule_answers_file(tmp_path: Path) -> None:

@@ -48,6 +48,13 @@ def finish(child) -> tuple[int | None, str]:  # type: ignore[no-untyped-def]
     return child.exitstatus, rest
 
 
+def enter_to_finish(child) -> tuple[int | None, str]:  # type: ignore[no-untyped-def]
+    """After the verdict the prompt offers the notes and citations; Enter declines."""
+    child.expect("Enter to finish")
+    child.sendline("")
+    return finish(child)
+
+
 def test_search_pick_answer_help_back_and_rule() -> None:
     child = spawn("rule", "--ruleset", HOUSE)
     transcript: list[str] = []
@@ -78,6 +85,10 @@ def test_search_pick_answer_help_back_and_rule() -> None:
         child.sendline("30")
         child.expect("HW-2")
         child.expect(r"West pays North 120 \(4 x 30\)")
+        child.expect("Rule: BOOK, CLUB")  # the verdict: the rule keys, not yet the citations
+        child.expect("Enter to finish, or 'more' for 1 note and 2 citations")
+        assert "Wrong end and Mah Jongg" not in child.before
+        child.sendline("more")
         child.expect("BOOK, Wrong end and Mah Jongg")
         status, rest = finish(child)
     finally:
@@ -95,7 +106,7 @@ def test_enter_leaves_a_detail_open() -> None:
             child.sendline("")
         child.expect("HW-2")
         child.expect("The picker pays the winner 4 x the hand value")
-        status, _ = finish(child)
+        status, _ = enter_to_finish(child)
     finally:
         if child.isalive():
             child.terminate(force=True)
@@ -115,7 +126,7 @@ def test_a_bad_answer_is_refused_and_asked_again() -> None:
         child.sendline("E")
         child.expect("HF-1")
         child.expect("East takes back the call")
-        status, _ = finish(child)
+        status, _ = enter_to_finish(child)
     finally:
         if child.isalive():
             child.terminate(force=True)
@@ -179,7 +190,7 @@ def test_a_seat_clash_asks_that_seat_again_not_a_later_answer() -> None:
         child.sendline("40")
         child.expect("MJE-6")
         child.expect(r"North pays South 80 \(2 x 40\)")
-        status, rest = finish(child)
+        status, rest = enter_to_finish(child)
     finally:
         if child.isalive():
             child.terminate(force=True)

@@ -70,7 +70,10 @@ def test_rule_with_table_round_judge_records_the_ruling_as_printed(db: Path) -> 
     assert rec["ruling_id"] == "HW-1" and rec["dead"] == ["West"] and rec["game"] == "continues"
     assert rec["ruleset_id"] == "house" and rec["ruleset_version"] == "7.1" and len(rec["ruleset_hash"]) == 12
     assert rec["recorded_at"].endswith("Z")
-    assert rec["printed"].strip() == r.stdout.strip()  # exactly what the judge saw
+    # the whole ruling, notes and citations too, though the judge saw the verdict only
+    full = cli("rule", *DEAD, "--ruleset", HOUSE, "--no-log", "--player", "West=Ruth", "--player", "n=Nan", "--full")
+    assert "(The house rule book)" in rec["printed"] and "(The house rule book)" not in r.stdout
+    assert rec["printed"].strip() == full.stdout.strip()
     assert rec["outcome"]["ruling"]["id"] == "HW-1"  # the `rule --json` document
     assert rec["id"][-8:] in r.stderr  # the judge is told it was logged, and under which id
 
@@ -83,7 +86,7 @@ def test_rule_json_records_the_printed_document(db: Path) -> None:
 
 
 def test_show_gives_questions_answers_and_the_printed_ruling(db: Path) -> None:
-    printed = rule(db, *PAYS, "--table", "7", "--player", "West=Ruth").stdout
+    printed = rule(db, *PAYS, "--table", "7", "--player", "West=Ruth", "--full").stdout
     rid = records(db)[0]["id"]
     r = cli("log", "show", rid[-6:], "--db", db)
     assert r.code == 0, r.stderr
@@ -208,18 +211,23 @@ def test_event_ruleset_is_the_default_for_rule_until_cleared(db: Path, tmp_path:
     assert "ruleset tournament" in " ".join(cli("log", "event", "--db", db).stdout.split())
     assert _ruled_under(db) == "tournament"
     assert _ruled_under(db, "--no-log") == "tournament"  # practice at the event: the same rules
-    assert _ruled_under(db, "-r", "nmjl") == "nmjl"  # -r wins
+    # another ruleset than the event's: refused in one line when recorded, noted in practice
+    r = cli("rule", "wrong-end", "-r", "nmjl", "--no-input", "--db", db)
+    assert r.code == 2 and r.stderr.count("\n") == 1 and "-r nmjl" in r.stderr and "tournament" in r.stderr
+    assert _ruled_under(db, "-r", "nmjl", "--no-log") == "nmjl"  # -r wins
     answers = tmp_path / "case.yaml"
     answers.write_text("situation: wrong-end\nanswers:\n  several_wrong_end: 'no'\n  wrong_end_discard_mj: 'no'\n"
                        "seats:\n  picker: West\n", encoding="utf-8")
     assert _ruled_under(db, "--answers", answers) == "tournament"  # a file naming no ruleset takes the event's
     answers.write_text("ruleset: nmjl\n" + answers.read_text(encoding="utf-8"), encoding="utf-8")
-    assert _ruled_under(db, "--answers", answers) == "nmjl"  # the file's own ruleset beats the event's
+    r = cli("rule", "--answers", answers, "--no-input", "--db", db)
+    assert r.code == 2 and "nmjl's answers file" in r.stderr and "tournament" in r.stderr  # never silently
+    assert _ruled_under(db, "--answers", answers, "--no-log") == "nmjl"  # the file's own ruleset, in practice
     monkeypatch.setenv("REFEREE_RULESET", "amja")
     assert _ruled_under(db) == "amja"
     monkeypatch.delenv("REFEREE_RULESET")
     # --db records: what the log holds is what was ruled (the --no-log ruling is not there)
-    assert [r["ruleset_id"] for r in records(db)] == ["nmjl", "tournament", "nmjl", "tournament", "nmjl", "amja"]
+    assert [r["ruleset_id"] for r in records(db)] == ["nmjl", "tournament", "tournament", "amja"]
     cli("log", "event", "--clear", "--db", db)
     assert _ruled_under(db) == "nmjl"
 

@@ -107,9 +107,9 @@ def test_ruling_wraps_at_word_boundaries(columns: int) -> None:
 def test_wrapped_items_hang_under_their_text() -> None:
     r = run(*RULING, env={"COLUMNS": "40"})
     lines = r.stdout.splitlines()
-    start = lines.index("Payments (cents):") + 1
-    assert lines[start].startswith("  West (Ruth Anne")
-    assert lines[start + 1].startswith("    ") and lines[start + 1][4] != " "  # hangs under the item
+    # a single payment sits on its heading's line; its further lines hang under the heading
+    start = next(i for i, line in enumerate(lines) if line.startswith("Payments (cents): West (Ruth"))
+    assert lines[start + 1].startswith("  ") and lines[start + 1][2] != " "
 
 
 def test_numbered_steps_hang_under_the_step(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -107,7 +107,8 @@ def format_for(fmt: str | None, output: Any, by_suffix: dict[str, str], default:
     return fmt
 
 
-RULESET_OPT = typer.Option("nmjl", "--ruleset", "-r", metavar="RULESET", help="Ruleset id, or the path of a ruleset folder.")
+# None: the event's ruleset, else nmjl (cli/defaults.py), so a forgotten -r never changes the rules
+RULESET_OPT = typer.Option(None, "--ruleset", "-r", metavar="RULESET", help="Ruleset id, or the path of a ruleset folder (default: the event's, else nmjl).")
 
 
 def _version(value: bool) -> None:

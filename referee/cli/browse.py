@@ -15,7 +15,7 @@ from .show import styled, width, wrapped
 @guarded
 def search(
     words: list[str] = typer.Argument(..., metavar="WORDS", help="What happened, in a few words."),
-    ruleset: str = RULESET_OPT,
+    ruleset: Optional[str] = RULESET_OPT,
     limit: int = typer.Option(8, "--limit", "-n", help="How many matches to show (at least 1)."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
@@ -25,12 +25,12 @@ def search(
     forgiven. --json adds, for each match, the title or alias that matched best ("matched")
     and the typed words found in the situation ("words").
     """
-    from ..loader import load_strict
     from ..search import search as find
+    from .defaults import load_for
 
     if limit < 1:  # else every story would be 'no situation matches'
         raise UsageError(f"--limit: {limit} shows nothing; give 1 or more")
-    rs = load_strict(ruleset)
+    rs = load_for(ruleset)
     hits = find(list(rs.situations.values()), " ".join(words), limit=limit)
     if as_json:
         print_json([{"id": h.situation.id, "title": h.situation.title, "score": h.score,
@@ -49,17 +49,17 @@ def search(
 @app.command("list", epilog=examples("referee list", "referee list --phase mahjong", "referee list -r card-game --json"))
 @guarded
 def list_(
-    ruleset: str = RULESET_OPT,
+    ruleset: Optional[str] = RULESET_OPT,
     phase: Optional[str] = typer.Option(None, metavar="PHASE", help="Only this phase: deal, charleston, play, claiming, joker, mahjong, dead, end."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """The situations of a ruleset, by phase of the game."""
-    from ..loader import load_strict
     from ..model import PHASES
+    from .defaults import load_for
 
     if phase is not None:
         phase = phase.strip().lower()  # 'Mahjong' as the handout's heading prints it is the same phase
-    rs = load_strict(ruleset)
+    rs = load_for(ruleset)
     if phase and phase not in PHASES:
         raise UsageError(f"unknown phase '{phase}'; choose one of {', '.join(PHASES)}")
     sits = sorted(rs.situations.values(), key=lambda s: (PHASES.index(s.phase), s.id))
@@ -83,14 +83,14 @@ def list_(
 @guarded
 def show(
     situation: str = typer.Argument(..., metavar="SITUATION", help="Situation id."),
-    ruleset: str = RULESET_OPT,
+    ruleset: Optional[str] = RULESET_OPT,
     fmt: str = typer.Option("text", "--format", "-f", metavar="FORMAT", help="text, mermaid or dot."),
 ) -> None:
     """One situation's decision tree."""
-    from ..loader import load_strict
     from ..render import tree_graph, tree_lines
+    from .defaults import load_for
 
-    rs = load_strict(ruleset)
+    rs = load_for(ruleset)
     if fmt == "text":
         for line in tree_lines(rs, situation):
             indent = len(line) - len(line.lstrip(" "))

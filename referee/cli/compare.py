@@ -93,15 +93,15 @@ def pay(
     bettor: Optional[str] = typer.Option(None, "--bettor", metavar="SEAT|wall", help="Seat a fifth player bet on: she pays or collects exactly like that seat; 'wall' if she bet on a wall game (she then pays like a non-discarder)."),
     doubles: bool = typer.Option(False, "--doubles", help="East's opening roll was doubles (house rule 'double dice', if the ruleset has it)."),
     player: list[str] = typer.Option([], "--player", "-p", metavar="SEAT=NAME", help="A player's name, e.g. East=Ruth (or Bettor=Ann); repeatable."),
-    ruleset: str = RULESET_OPT,
+    ruleset: Optional[str] = RULESET_OPT,
     as_json: bool = typer.Option(False, "--json", help="Print one JSON document."),
 ) -> None:
     """Settle a valid Mah Jongg by the ruleset's schedule, showing every step of the arithmetic."""
     from ..answers import CARD_VALUE, normalize, players_map, seat as to_seat
-    from ..loader import load_strict
     from ..scoring import how_of, points, standard
+    from .defaults import load_for
 
-    rs = load_strict(ruleset)
+    rs = load_for(ruleset)
     value = normalize("--value", rs.facts.get("hand_value") or CARD_VALUE, value_text)  # same bounds as the prompt's
     how = how_of(how, "--how")
     win = to_seat(winner, "--winner")

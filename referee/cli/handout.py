@@ -18,7 +18,7 @@ from . import RULESET_OPT, app, err, examples, format_for, guarded, safe
     "referee handout --ruleset tournament \\\n  --sheet diff --base nmjl \\\n  --format html -o changes.html"))
 @guarded
 def handout(
-    ruleset: str = RULESET_OPT,
+    ruleset: Optional[str] = RULESET_OPT,
     fmt: Optional[str] = typer.Option(None, "--format", "-f", metavar="FORMAT", help="html (one self-contained file), md (Markdown) or pdf (needs the pdf extra). Default: from -o's extension, else html."),
     sheet: str = typer.Option("booklet", "--sheet", "-s", metavar="SHEET", help="booklet (everything), quick (one or two pages) or diff (changes from --base)."),
     base: Optional[str] = typer.Option(None, "--base", "-b", metavar="RULESET", help="For --sheet diff: the ruleset to compare with (default: the one it extends)."),
@@ -31,6 +31,7 @@ def handout(
     Everything comes from the same YAML that `referee rule` rules from: the rulings through the engine, the worked examples from the scenarios, the amounts from the scoring code.
     """
     from ..handouts import FORMATS, SHEETS, build
+    from .defaults import ruleset_for
 
     fmt = format_for(fmt, output, EXTENSIONS, "html")
     if fmt not in FORMATS:
@@ -41,7 +42,7 @@ def handout(
         raise UsageError("--base goes with --sheet diff")
     if fmt == "pdf" and output is None:
         raise UsageError("--format pdf writes a file: add -o FILE.pdf")
-    doc = build(ruleset, fmt, sheet, base=base, stamp=stamp, paper=paper)
+    doc = build(ruleset_for(ruleset), fmt, sheet, base=base, stamp=stamp, paper=paper)
     if output is None:
         sys.stdout.write(doc if isinstance(doc, str) else doc.decode())
         return

@@ -91,7 +91,11 @@ def _quit() -> None:
     raise typer.Exit(0)  # the judge chose to stop: not an error
 
 
+PROMPTED = [0]  # how many times the judge was asked something in this run
+
+
 def _ask_line(prompt: str) -> str:
+    PROMPTED[0] += 1
     lines = wrap(ask, prompt, first="? ", rest="  ")
     lines[0].stylize("bold cyan", 0, 1)  # the question mark
     *before, last = lines
@@ -196,25 +200,71 @@ def _resolve(rs: Any, sid: str, facts: dict[str, Any], players: dict[str, str], 
         asked.append(step.fact)
 
 
-def _print_outcome(o: Any) -> None:
-    from ..render import outcome_lines
+def _print_outcome(o: Any, full: bool, console: Any = None, more: str = "") -> None:
+    """The verdict (ruling, dead hands, game, payments, tiles, steps) and the rule keys in one
+    line; `full` adds the arithmetic, notes, other sources and citations. `more`: how to ask
+    for them, said in the last line when they are not shown."""
+    from ..render import details, more_text, rule_keys, verdict_lines
 
+    console = console or out
     rs = o.ruleset
     title = rs.situations[o.situation].title
     if o.situation != o.start:
         title += f" (reached from: {rs.situations[o.start].title})"
-    out.print()
-    wrapped(out, styled((f" Ruling {o.ruling.id} ", "bold reverse"), " ", (title, "bold")), rest="  ")
-    for title, lines in outcome_lines(o):
-        if title:
-            out.print(styled((title + ":", "bold")))
+    console.print()
+    wrapped(console, styled((f" Ruling {o.ruling.id} ", "bold reverse"), " ", (title, "bold")), rest="  ")
+    _print_sections(console, verdict_lines(o))
+    if full:
+        _print_sections(console, details(o))
+    else:
+        wrapped(console, styled(("Rule:", "bold"), " " + ", ".join(rule_keys(o))), rest="  ")
+    footer = f"ruleset {rs.id} {rs.meta.version} ({rs.hash})"
+    told = more_text(o)
+    if not full and more and told:
+        footer += f" · {more} for {told}"
+    wrapped(console, styled((footer, "dim")), rest="  ")
+
+
+def _print_sections(console: Any, sections: list[tuple[str, list[str]]]) -> None:
+    for title, lines in sections:
+        if not title:
+            for line in lines:
+                wrapped(console, line, style="bold green")
+            continue
+        if len(lines) == 1 and not re.match(r"\d+\. ", lines[0]):  # one item: on the heading's line
+            wrapped(console, styled((title + ":", "bold"), " " + lines[0]), rest="  ")
+            continue
+        console.print(styled((title + ":", "bold")))
         for line in lines:
-            if not title:
-                wrapped(out, line, style="bold green")
-                continue
             number = re.match(r"\d+\. ", line)  # an item's further lines hang: a step under its text
-            wrapped(out, line, first="  ", rest="  " + " " * (number.end() if number else 2))
-    out.print(styled((f"ruleset {rs.id} {rs.meta.version} ({rs.hash})", "dim")))
+            wrapped(console, line, first="  ", rest="  " + " " * (number.end() if number else 2))
+
+
+def _full_text(o: Any) -> str:
+    """The whole ruling as text, for the log, whatever was shown on the screen."""
+    import io
+
+    from . import _safe_console
+    from .show import width
+
+    console = _safe_console(file=io.StringIO(), width=width(), record=True)
+    _print_outcome(o, full=True, console=console)
+    return console.export_text(clear=True)
+
+
+def _offer_more(o: Any) -> None:
+    """At the prompt, after the verdict: Enter finishes, 'more' shows the notes and citations."""
+    from ..render import details, more_text
+
+    told = more_text(o)
+    if not told:
+        return
+    try:
+        choice = _ask_line(f"Enter to finish, or 'more' for {told}").strip().lower()
+    except UsageError:  # input ended: the ruling stands as shown
+        return
+    if choice in ("more", "m", "full"):
+        _print_sections(out, details(o))
 
 
 @app.command(epilog=examples(
@@ -243,6 +293,7 @@ def rule(
     event: Optional[str] = typer.Option(None, "--event", help="Event name (default: REFEREE_EVENT or 'referee log event').", rich_help_panel="Rulings log"),
     db: Optional[Path] = typer.Option(None, "--db", help="Log file (default: REFEREE_DB, else the application folder).", rich_help_panel="Rulings log"),
     no_log: bool = typer.Option(False, "--no-log", help="Record nothing, even with an event configured (practice).", rich_help_panel="Rulings log"),
+    full: bool = typer.Option(False, "--full", help="Print the notes, other sources and citations after the verdict."),
 ) -> None:
     """Find a situation, answer its questions, and print the ruling.
 
@@ -254,12 +305,13 @@ def rule(
     --event or --db is given or an event is configured (REFEREE_EVENT, 'referee log event');
     --no-log records nothing. Without any of these the log is not opened at all.
     """
-    from ..store.context import db_path, event_ruleset, log_context, read_event
+    from ..store.context import db_path, log_context, read_event
+    from .defaults import check_default, differs, event_default
 
     situation = " ".join(words) if words else None  # `referee rule wrong end` as typed, no quotes
     saved = read_event(db_path(db))  # one read of the event file for both the log and the ruleset
     log_to = log_context(db, event, round_, table, judge, no_log, saved=saved)
-    default = event_ruleset(saved)  # -r, then the answers file's, then the event's, then nmjl
+    default, where = event_default(saved)  # -r, then the answers file's, then the event's, then nmjl
     if log_to is not None:
         from ..store.rulings import check
 
@@ -272,12 +324,20 @@ def rule(
     players: dict[str, str] = {}
     sc = load_file(answers, default or "nmjl") if answers is not None else None
     if default and ruleset is None and (sc is None or not sc.data.ruleset and sc.ruleset == default):
-        _check_event_ruleset(default)
+        check_default(default, where)
     if sc is not None and situation is None:
         rs = ruleset_of(sc, ruleset)  # a wrong ruleset or situation in the file is placed in the file
         situation = sc.situation
     else:
         rs = load_strict(ruleset or (sc.ruleset if sc else default or "nmjl"))
+    if default and (ruleset is not None or (sc is not None and sc.ruleset != default)):
+        other = differs(rs, default, where)
+        if other:  # a recorded ruling is made under the event's rules; practice may differ
+            chosen = f"-r {ruleset} is" if ruleset is not None else f"{answers} is {sc.ruleset if sc else rs.id}'s answers file,"
+            if log_to is not None:
+                raise UsageError(f"{chosen} not the rules of {where} ({other}): "
+                                 f"rule under -r {other}, or add --no-log for a practice ruling")
+            err.print(f"referee: note: practice ruling under {safe(rs.id)}, not {safe(other)} as set by {safe(where)}")
     # 'back' at the first question returns to the situation choice, unless answers were given
     # for this situation up front (they would not fit another)
     may_leave = not no_input and sc is None and not answer and not seat and situation not in rs.situations
@@ -310,31 +370,19 @@ def rule(
     document = outcome_json(outcome)
     if unused:
         document["unused"] = unused
-    if log_to is not None:
-        out.record = True  # keep what is printed, for the log
+    # at a terminal where the judge answered questions, 'more' is offered after the verdict
+    offer = not (as_json or full or no_input) and PROMPTED[0] > 0 and is_terminal(sys.stdin) and is_terminal(sys.stdout)
     if as_json:
         print_json(document)
     else:
-        _print_outcome(outcome)
+        _print_outcome(outcome, full, more="" if offer else "--full")
     for name, (value, _) in given.items():
         if name in unused:
             err.print(f"referee: note: {safe(name)}={safe(value)} was not used by this ruling{_asks_for(name, outcome)}")
     if log_to is not None:
         _record(log_to, outcome, players, as_json, document)
-
-
-def _check_event_ruleset(name: str) -> None:
-    """An unknown ruleset from the event settings names where it was set, not the answers file."""
-    import os
-
-    from ..loader import load_strict
-    from ..store.context import ENV
-
-    try:
-        load_strict(name)
-    except UsageError as exc:
-        where = ENV["ruleset"] if os.environ.get(ENV["ruleset"], "").strip() else "'referee log event --ruleset'"
-        raise UsageError(f"{exc.message} (the default ruleset set by {where}; -r RULESET overrides it)") from None
+    if offer:
+        _offer_more(outcome)
 
 
 def _asks_for(name: str, outcome: Any) -> str:
@@ -350,9 +398,7 @@ def _record(log_to: Any, outcome: Any, players: dict[str, str], as_json: bool, d
     from ..safe import dumps
     from ..store.rulings import record
 
-    shown = out.export_text(clear=True)
-    out.record = False
-    printed = dumps(document) if as_json else shown  # print_json's very text
+    printed = dumps(document) if as_json else _full_text(outcome)  # the log keeps the notes and citations too
     r = record(log_to, outcome, players, printed, document)
     where = ", ".join(x for x in (r.event, r.round and f"round {r.round}", r.table and f"table {r.table}") if x)
     err.print(f"[dim]logged {r.id[-8:]}" + (f" ({safe(where)})" if where else "") + f" in {safe(log_to.db)}[/]")

@@ -1,0 +1,128 @@
+"""What a floor judge meets at the table (issue 18): the event's rules reach every command, and
+the verdict comes first, short enough to read aloud, with the notes and citations on request."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from referee.cli import app
+
+ROOT = Path(__file__).resolve().parent.parent
+JEB2 = ROOT / "scenarios" / "nmjl" / "joker-exchange-before-turn" / "flower-for-joker-before-turn.yaml"
+
+
+class Run:
+    def __init__(self, result: Any) -> None:
+        if result.exception is not None and not isinstance(result.exception, SystemExit):
+            raise result.exception
+        assert "Traceback" not in result.output, result.output
+        self.code, self.stdout, self.stderr = result.exit_code, result.stdout, result.stderr
+
+
+def cli(*args: str | Path, columns: int = 100) -> Run:
+    return Run(CliRunner().invoke(app, [str(a) for a in args], env={"COLUMNS": str(columns)}))
+
+
+@pytest.fixture
+def event() -> None:
+    """A tournament configured as the judge would, in this test's own log (conftest's REFEREE_DB)."""
+    r = cli("log", "event", "Spring Open 2026", "--ruleset", "tournament")
+    assert r.code == 0, r.stderr
+
+
+# ---------------------------------------------------------------------------
+# the event's ruleset is every command's default
+
+
+def test_pay_settles_under_the_events_rules(event: None) -> None:
+    r = cli("pay", "--winner", "North", "--how", "discard", "--discarder", "East", "--value", "25", "--exposures", "1")
+    assert r.code == 0, r.stderr  # under nmjl, --exposures is refused: a money ruleset has no such penalty
+    assert "ruleset tournament" in r.stdout and "cents" not in r.stdout
+    assert r.stderr == ""
+
+
+@pytest.mark.parametrize("args", [["show", "time-called"], ["list"], ["search", "time", "called"]])
+def test_search_list_and_show_use_the_events_rules(event: None, args: list[str]) -> None:
+    r = cli(*args)  # time-called is a tournament situation: nmjl has none
+    assert r.code == 0, r.stderr
+    assert "time-called" in r.stdout and r.stderr == ""
+
+
+def test_handout_prints_the_events_rules(event: None) -> None:
+    r = cli("handout", "--sheet", "quick", "--format", "md")
+    assert r.code == 0, r.stderr
+    assert "time-called" in r.stdout.lower() or "Time called" in r.stdout
+
+
+@pytest.mark.parametrize("args", [
+    ["pay", "--winner", "North", "--how", "self-pick", "--value", "25"],
+    ["show", "wrong-end"], ["list"], ["search", "wrong", "wall"]])
+def test_another_ruleset_than_the_events_says_so_in_one_line(event: None, args: list[str]) -> None:
+    r = cli(*args, "-r", "nmjl")
+    assert r.code == 0, r.stderr
+    assert r.stderr.count("\n") == 1 and "nmjl" in r.stderr and "tournament" in r.stderr
+    assert "Spring Open 2026" in r.stderr
+
+
+def test_an_answers_file_of_other_rules_is_refused_when_recorded_and_noted_in_practice(event: None) -> None:
+    r = cli("rule", "--answers", JEB2, "--no-input")
+    assert r.code == 2 and r.stderr.count("\n") == 1, r.stderr
+    assert "nmjl" in r.stderr and "tournament" in r.stderr and "--no-log" in r.stderr
+    practice = cli("rule", "--answers", JEB2, "--no-input", "--no-log")
+    assert practice.code == 0 and "JEB-2" in practice.stdout
+    assert practice.stderr.count("\n") == 1 and "practice" in practice.stderr
+
+
+def test_the_same_rules_by_folder_are_no_disagreement(event: None) -> None:
+    r = cli("show", "time-called", "-r", ROOT / "rulesets" / "tournament")
+    assert r.code == 0 and r.stderr == ""
+
+
+def test_without_an_event_nmjl_is_the_default() -> None:
+    r = cli("show", "time-called")
+    assert r.code == 2 and "time-called" in r.stderr
+
+
+# ---------------------------------------------------------------------------
+# the verdict first
+
+
+@pytest.mark.parametrize("columns", [40, 100])
+def test_the_verdict_fits_a_screen_and_keeps_the_rule_keys(columns: int) -> None:
+    r = cli("rule", "--answers", JEB2, "--no-input", columns=columns)
+    assert r.code == 0, r.stderr
+    lines = r.stdout.strip().splitlines()
+    assert len(lines) <= 14, r.stdout  # 45 lines at 40 columns before: the verdict scrolled away
+    text = " ".join(r.stdout.split())
+    assert "Dead hands: West" in text and "Game: Play continues." in text
+    assert "Rule: AMJA-JOKERERR, ML-221, S-134, CHELS" in text  # each key once, in one line
+    assert "Chels Dot Bam" not in text and "Notes" not in text  # no notes, no citations' words
+    assert "--full" in text
+
+
+def test_full_puts_other_sources_after_the_verdict() -> None:
+    short = cli("rule", "--answers", JEB2, "--no-input").stdout
+    full = cli("rule", "--answers", JEB2, "--no-input", "--full").stdout
+    verdict = short.split("Rule:")[0]
+    assert full.startswith(verdict)  # the same verdict, first
+    rest = full[len(verdict):]
+    assert "Other sources:" in rest
+    others = rest.split("Other sources:")[1].split("Rule:")[0]
+    assert "Chels Dot Bam blog makes any exchange" in " ".join(others.split())
+    assert "American Mah Jongg Association guide" in rest.split("Rule:")[1]
+
+
+def test_a_note_on_the_rulings_own_reasoning_is_a_note() -> None:
+    full = cli("rule", "mahjong-in-error", "-a", "others_acted=two", "-a", "exposers=South,West",
+               "-a", "declared_value=40", "--seat", "declarer=East", "--no-input", "--full").stdout
+    assert "Notes: The amount is twice the value" in " ".join(full.split())
+    assert "Other sources:" not in full
+
+
+def test_json_keeps_everything() -> None:
+    doc = json.loads(cli("rule", "--answers", JEB2, "--no-input", "--json").stdout)
+    assert len(doc["notes"]) == 3 and len(doc["ruling"]["cite"]) == 5
