@@ -86,3 +86,22 @@ def test_an_older_log_is_migrated_when_opened(tmp_path: Path, monkeypatch) -> No
     assert conn.execute("PRAGMA user_version").fetchone()[0] == len(later)
     assert "venue" in [row[1] for row in conn.execute("PRAGMA table_info(rulings)")]
     conn.close()
+
+
+@pytest.mark.parametrize("text", ['"Spring Open"\n', "[1, 2]\n", "3\n", "null\n", '{"event": {"name": "x"}}\n', "[" * 100_000])
+def test_an_event_file_of_valid_json_but_no_settings_is_one_line_even_for_no_log(tmp_path: Path, text: str, monkeypatch) -> None:
+    from typer.testing import CliRunner
+
+    from referee.cli import app
+
+    db = tmp_path / "r.db"
+    monkeypatch.setenv("REFEREE_DB", str(db))
+    (tmp_path / "r.db.event.json").write_text(text)
+    with pytest.raises(UsageError, match="r.db.event.json.*log event --clear"):
+        log_context(db=db)
+    r = CliRunner().invoke(app, ["rule", "picked-wrong-end", "-a", "discard_claimed=no", "-s", "picker=West",
+                                 "--no-input", "--no-log", "--ruleset", str(Path(__file__).parent / "rulesets" / "house")])
+    assert r.exit_code == 2 and r.exception is None or isinstance(r.exception, SystemExit), r.exception
+    assert r.stderr.count("\n") == 1 and "log event --clear" in r.stderr
+    assert CliRunner().invoke(app, ["log", "event", "--clear"]).exit_code == 0  # and the way out works
+    assert log_context() is None

@@ -59,11 +59,20 @@ def read_event(db: Path) -> EventConfig:
     path = event_file(db)
     if not path.is_file():
         return EventConfig()
+    def refuse(why: str) -> UsageError:
+        return UsageError(f"{path}: not a referee event file ({why}); remove it or run 'referee log event --clear'")
+
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        return EventConfig(**{k: (str(v) if v is not None else None) for k, v in data.items() if k in ENV})
-    except (ValueError, TypeError, OSError) as exc:
-        raise UsageError(f"{path}: not a referee event file ({exc}); remove it or run 'referee log event --clear'") from None
+    except (ValueError, OSError, RecursionError) as exc:
+        raise refuse(getattr(exc, "strerror", None) or str(exc) or type(exc).__name__) from None
+    if not isinstance(data, dict):  # valid JSON, but "Spring Open" or [1] is no set of settings
+        kind = {str: "text", list: "a list", bool: "true or false", type(None): "null"}.get(type(data), "a number")
+        raise refuse(f"holds {kind}, not an object of settings")
+    bad = [k for k, v in data.items() if k in ENV and not isinstance(v, (str, int, float, type(None)))]
+    if bad:
+        raise refuse(f"'{bad[0]}' should be text")
+    return EventConfig(**{k: (str(v) if v is not None else None) for k, v in data.items() if k in ENV})
 
 
 def write_event(db: Path, config: EventConfig | None) -> None:
