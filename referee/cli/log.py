@@ -363,16 +363,28 @@ def import_(
     """Merge other judges' exported logs into this one.
 
     Ids are unique across machines, so importing the same file twice adds nothing; a
-    withdrawal made elsewhere is carried over. Every file is read and checked before any is added.
+    withdrawal made elsewhere is carried over. Every file is read and checked before any is added:
+    a file with one record that is not a ruling as the log writes one adds nothing.
+    A ruling whose id is here already but whose record differs is a conflict: it is named, the
+    ruling here is left as it is, and the import exits 1.
     """
     from ..store.transfer import read_export
 
     read = [(f, *read_export(f)) for f in files]  # read every file before writing any
+    conflicts = 0
     with _open(db, create=True) as log:
         for f, rulings, snaps in read:
-            added, withdrawn = log.merge(rulings, snaps)
-            extra = f", {withdrawn} newly withdrawn" if withdrawn else ""
-            out.print(f"{safe(str(f))}: {len(rulings)} ruling{'s' if len(rulings) != 1 else ''}, {added} new{extra}")
+            merged = log.merge(rulings, snaps)
+            extra = f", {merged.withdrawn} newly withdrawn" if merged.withdrawn else ""
+            if merged.conflicts:
+                extra += f", {len(merged.conflicts)} in conflict"
+            out.print(f"{safe(str(f))}: {len(rulings)} ruling{'s' if len(rulings) != 1 else ''}, {merged.added} new{extra}")
+            for rid in merged.conflicts:
+                err.print(f"referee: {safe(str(f))}: ruling {rid} differs from the one in this log with that id; "
+                          "kept this log's, not applied")
+            conflicts += len(merged.conflicts)
+    if conflicts:
+        raise typer.Exit(EXIT_FINDING)
 
 
 @log_app.command("replay", short_help="Re-run a ruling under its recorded rules and today's.", epilog=examples(

@@ -82,6 +82,15 @@ class PlayerRecord:
         return {s: n for s, n in counts.items() if n > 1}
 
 
+@dataclass
+class Merged:
+    """What an import did: rulings added, withdrawals carried over, ids in conflict (not applied)."""
+
+    added: int = 0
+    withdrawn: int = 0
+    conflicts: list[str] = field(default_factory=list)
+
+
 class RulingsLog:
     """An open log. Use as a context manager: `with RulingsLog.open(path) as log: ...`."""
 
@@ -133,23 +142,37 @@ class RulingsLog:
                               (utc_now(), by, reason.strip(), r.id))
         return self.get(r.id)
 
-    def merge(self, rulings: Iterable[Ruling], snapshots: Iterable[tuple[str, str, str, bytes]] = ()) -> tuple[int, int]:
-        """Add rulings not yet here (by id) and withdrawals made elsewhere; returns (added, withdrawn).
+    def merge(self, rulings: Iterable[Ruling], snapshots: Iterable[tuple[str, str, str, bytes]] = ()) -> "Merged":
+        """Add rulings not yet here (by id) and withdrawals made elsewhere of rulings that are
+        the same here; anything else under an id already here is a conflict, reported and not applied.
 
-        One transaction: a file that fails halfway adds nothing.
+        An import never changes what a ruling here says, and never withdraws a ruling whose
+        record differs from the one withdrawn elsewhere (a forged withdrawal would have to copy
+        it field for field). Stored rules already here are kept. One transaction: a file that
+        fails halfway adds nothing.
         """
-        added = withdrawn = 0
-        insert = f"INSERT OR IGNORE INTO rulings ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})"
+        merged = Merged()
+        insert = f"INSERT INTO rulings ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})"
+        content = [i for i, f in enumerate(FIELDS) if not f.startswith("withdrawn_")]
         with guard(self.path), transaction(self.conn):
             for r in rulings:
-                added += self.conn.execute(insert, _row(r)).rowcount
-                if r.withdrawn:
-                    withdrawn += self.conn.execute(
+                row = _row(r)
+                here = self.conn.execute(f"SELECT {', '.join(COLUMNS)} FROM rulings WHERE id = ?", (r.id,)).fetchone()
+                if here is None:
+                    self.conn.execute(insert, row)
+                    merged.added += 1
+                elif any(_row(_ruling(here))[i] != row[i] for i in content):
+                    merged.conflicts.append(r.id)
+                elif r.withdrawn and _ruling(here).withdrawn_at is None:
+                    self.conn.execute(
                         "UPDATE rulings SET withdrawn_at = ?, withdrawn_by = ?, withdrawn_reason = ? WHERE id = ? AND withdrawn_at IS NULL",
-                        (r.withdrawn_at, r.withdrawn_by, r.withdrawn_reason, r.id)).rowcount
+                        (r.withdrawn_at, r.withdrawn_by, r.withdrawn_reason, r.id))
+                    merged.withdrawn += 1
             for snap in snapshots:
-                self.conn.execute("INSERT OR IGNORE INTO snapshots (hash, ruleset_id, version, files) VALUES (?, ?, ?, ?)", snap)
-        return added, withdrawn
+                kept = self.conn.execute("SELECT files FROM snapshots WHERE hash = ?", (snap[0],)).fetchone()
+                if kept is None:
+                    self.conn.execute("INSERT INTO snapshots (hash, ruleset_id, version, files) VALUES (?, ?, ?, ?)", snap)
+        return merged
 
     # -- reading
 

@@ -1,9 +1,15 @@
 """Export the log (csv, json, jsonl) and read exports back, so judges' logs can be merged.
 
 JSON is written ASCII-only: a name's control or bidi characters travel as escapes, never raw.
+CSV cells are made safe for a spreadsheet: no cell starts as a formula, no control or bidi
+character goes out raw (they read back as they were).
 
 JSON and JSONL carry the stored rules too (for replay); CSV is for spreadsheets and carries
 the rulings only. Every format reads back to the same rulings, field for field.
+
+An export is read as untrusted input: `read_export` refuses a file whose records are not
+exactly what the log writes (validate.py) or whose stored rules name paths outside their
+folder or unpack too big (snapshot.py), naming the line, and returns nothing from it.
 """
 from __future__ import annotations
 
@@ -11,16 +17,51 @@ import base64
 import csv
 import io
 import json
+import re
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
 from ..errors import LoadError, Place, Problem, UsageError
+from ..safe import _JSON_UNSAFE, _UNSAFE, controls
 from .record import FIELDS, JSON_FIELDS, Ruling
 from .snapshot import Snapshot
 
 FORMATS = ("csv", "json", "jsonl")
 FORMAT_TAG = "referee-log"
 _REQUIRED = ["id", "recorded_at", "ruleset_id", "ruleset_version", "ruleset_hash", "situation", "ruled_in", "ruling_id", "game"]
+
+
+# A spreadsheet runs a cell that starts with one of these as a formula (OWASP "CSV injection").
+_FORMULA = ("=", "+", "-", "@", "\t", "\r")
+_TEXT = {f.name for f in fields(Ruling) if f.type == "str"}  # never None: "" reads back as ""
+_ESCAPED = re.compile(r"\\x([0-9a-f]{2})|\\u([0-9a-f]{4})")
+
+
+def _json_cell(value: Any) -> str:
+    """JSON with control and bidi characters escaped (readable names, like safe.dumps, on one line)."""
+    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(value, ensure_ascii=False))
+
+
+def _guard(cell: str) -> str:
+    """A cell a spreadsheet shows as text: a leading formula character gets a quote before it (and a
+    leading quote another, so `_unguard` is exact); controls and bidi show as escapes, as on a terminal."""
+    cell = controls(cell)
+    return "'" + cell if cell.startswith(_FORMULA) or cell.startswith("'") else cell
+
+
+def _unguard(cell: str, text: bool = True) -> str:
+    """`_guard` undone; `text`: a plain cell, whose escapes stand for controls (in JSON they are JSON's)."""
+    if cell.startswith("'"):
+        cell = cell[1:]
+    if not text:
+        return cell
+
+    def back(m: re.Match[str]) -> str:
+        char = chr(int(m.group(1) or m.group(2), 16))
+        return char if _UNSAFE.match(char) else m.group()
+
+    return _ESCAPED.sub(back, cell) if "\\" in cell else cell
 
 
 def _snap_json(s: Snapshot) -> dict[str, str]:
@@ -41,12 +82,19 @@ def export(rulings: list[Ruling], snapshots: list[Snapshot], fmt: str) -> str:
         writer.writerow(FIELDS)
         for r in rulings:
             d = r.as_dict()
-            writer.writerow([json.dumps(d[f], ensure_ascii=False) if f in JSON_FIELDS else ("" if d[f] is None else d[f]) for f in FIELDS])
+            writer.writerow([_guard(_json_cell(d[f]) if f in JSON_FIELDS else "" if d[f] is None else str(d[f])) for f in FIELDS])
         return buf.getvalue()
     raise UsageError(f"unknown export format '{fmt}'; choose one of {', '.join(FORMATS)}")
 
 
+MAX_FILE = 512 * 1024 * 1024  # bytes; an event's export with its rules is a few MB
+MAX_CELL = 4 * 1024 * 1024  # one CSV cell; csv's own limit (128 KB) is below a long printed ruling
+
+
 def _ruling(data: Any, place: Place) -> Ruling:
+    """A ruling exactly as the log writes one (validate.problem), or the file is refused here."""
+    from .validate import problem
+
     if not isinstance(data, dict):
         raise LoadError([Problem(place, "expected a ruling (a JSON object)")])
     missing = [k for k in _REQUIRED if not data.get(k)]
@@ -56,54 +104,135 @@ def _ruling(data: Any, place: Place) -> Ruling:
     if unknown:
         raise LoadError([Problem(place, f"unknown field(s) {', '.join(unknown)}; written by a newer referee?")])
     values = {k: v for k, v in data.items() if k in FIELDS}
-    for k in JSON_FIELDS:
-        if k in values and not isinstance(values[k], (dict, list)):
-            raise LoadError([Problem(place, f"field '{k}' should be a JSON object or list")])
+    why = problem(values)
+    if why is not None:
+        raise LoadError([Problem(place, f"not a ruling as the log writes one: {why}")])
     return Ruling(**values)
 
 
 def _snapshot(data: Any, place: Place) -> Snapshot:
+    """Stored rules, checked now (names, size, hash) so replay never meets a crafted copy unseen."""
+    from .snapshot import SnapshotError, verify
+
     try:
-        return (str(data["hash"]), str(data["ruleset_id"]), str(data["version"]), base64.b64decode(data["files"], validate=True))
+        snap = (data["hash"], data["ruleset_id"], data["version"], base64.b64decode(data["files"], validate=True))
     except (KeyError, TypeError, ValueError) as exc:
-        raise LoadError([Problem(place, f"not a stored ruleset ({exc})")]) from None
+        raise LoadError([Problem(place, f"not a stored ruleset ({type(exc).__name__}: {exc})")]) from None
+    if not all(isinstance(v, str) for v in snap[:3]):
+        raise LoadError([Problem(place, "not a stored ruleset (hash, ruleset_id and version must be text)")])
+    try:
+        verify(snap)
+    except SnapshotError as exc:
+        raise LoadError([Problem(place, f"stored rules {str(snap[0])[:16]!r} refused: they {exc.message}")]) from None
+    return snap
+
+
+def _read(path: Path) -> str:
+    """The file's text; only a regular file, and only so big (a FIFO or /dev/zero never ends)."""
+    try:
+        if not path.is_file():
+            what = "a folder" if path.is_dir() else "not a regular file (a FIFO, device or socket)" if path.exists() else "no such file"
+            raise UsageError(f"{path}: cannot import: {what}")
+        with path.open("rb") as fh:
+            raw = fh.read(MAX_FILE + 1)
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot read ({exc.strerror})") from None
+    if len(raw) > MAX_FILE:
+        raise LoadError([Problem(Place(str(path)), f"larger than {MAX_FILE // (1024 * 1024)} MB; not a referee log export")])
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise LoadError([Problem(Place(str(path), line, col), "not a referee log export (not UTF-8 text)")]) from None
+
+
+def _line_of(text: str, offset: int) -> int:
+    return text.count("\n", 0, offset) + 1
+
+
+def _json_places(path: Path, text: str, key: str) -> list[Place]:
+    """Where each item of the document's `key` list starts, for a message naming its line."""
+    decoder = json.JSONDecoder()
+    m = re.search(rf'"{key}"\s*:\s*\[', text)
+    places: list[Place] = []
+    pos = m.end() if m else len(text)
+    while m:
+        while pos < len(text) and text[pos] in " \t\r\n,":
+            pos += 1
+        if pos >= len(text) or text[pos] == "]":
+            break
+        places.append(Place(str(path), _line_of(text, pos), pos - text.rfind("\n", 0, pos)))
+        try:
+            pos = decoder.raw_decode(text, pos)[1]
+        except (ValueError, RecursionError):
+            break
+    return places
 
 
 def read_export(path: Path) -> tuple[list[Ruling], list[Snapshot]]:
-    """Rulings and stored rules from an export in any format (told apart by content)."""
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except OSError as exc:
-        raise UsageError(f"{path}: cannot read ({exc.strerror})") from None
-    except UnicodeDecodeError:
-        raise LoadError([Problem(Place(str(path)), "not a referee log export (not text)")]) from None
+    """Rulings and stored rules from an export in any format (told apart by content).
+
+    Everything is checked before anything is returned: one bad record refuses the whole file,
+    in one line naming its place.
+    """
+    text = _read(path)
     start = text.lstrip()[:1]
     if start == "{":
         try:
             doc = json.loads(text)
+        except RecursionError:
+            raise LoadError([Problem(Place(str(path), 1, 1), "nests too deep to be a referee log export")]) from None
         except ValueError:
             return _jsonl(path, text)
         if isinstance(doc, dict) and doc.get("format") == FORMAT_TAG:
-            place = Place(str(path))
-            return ([_ruling(d, place) for d in doc.get("rulings", [])],
-                    [_snapshot(s, place) for s in doc.get("snapshots", [])])
+            return _json(path, text, doc)
         return _jsonl(path, text)
     if text.startswith("id,"):
         return _csv(path, text), []
     raise LoadError([Problem(Place(str(path), 1, 1), "not a referee log export (expected csv, json or jsonl from 'referee log export')")])
 
 
+def _json(path: Path, text: str, doc: dict[str, Any]) -> tuple[list[Ruling], list[Snapshot]]:
+    found: dict[str, list[Any]] = {}
+    for key in ("rulings", "snapshots"):
+        items = doc.get(key, [])
+        if not isinstance(items, list):
+            raise LoadError([Problem(Place(str(path)), f"'{key}' should be a list, not {type(items).__name__}")])
+        found[key] = items
+    unknown = sorted(set(doc) - {"format", "rulings", "snapshots"})
+    if unknown:
+        raise LoadError([Problem(Place(str(path)), f"unknown field(s) {', '.join(map(str, unknown))}; written by a newer referee?")])
+
+    def each(key: str, read: Any) -> list[Any]:
+        out = []
+        for i, item in enumerate(found[key]):
+            try:
+                out.append(read(item, Place(str(path))))
+            except LoadError as exc:  # now find the line: only a refused file pays for it
+                places = _json_places(path, text, key)
+                place = places[i] if i < len(places) else Place(str(path))
+                raise LoadError([Problem(place, exc.problems[0].message)]) from None
+        return out
+
+    return each("rulings", _ruling), each("snapshots", _snapshot)
+
+
 def _jsonl(path: Path, text: str) -> tuple[list[Ruling], list[Snapshot]]:
     rulings, snaps = [], []
-    for n, line in enumerate(text.splitlines(), 1):
+    for n, line in enumerate(text.split("\n"), 1):
         if not line.strip():
             continue
         place = Place(str(path), n, 1)
         try:
             data = json.loads(line)
         except ValueError as exc:
-            raise LoadError([Problem(place, f"not a JSON line ({exc.msg})")]) from None
+            raise LoadError([Problem(place, f"not a JSON line ({getattr(exc, 'msg', exc)})")]) from None
+        except RecursionError:
+            raise LoadError([Problem(place, "nests too deep to be a ruling")]) from None
         if isinstance(data, dict) and data.get("kind") == "snapshot":
+            if set(data) - {"kind", "hash", "ruleset_id", "version", "files"}:
+                raise LoadError([Problem(place, "unknown field(s) in stored rules; written by a newer referee?")])
             snaps.append(_snapshot(data, place))
         else:
             rulings.append(_ruling(data, place))
@@ -111,23 +240,36 @@ def _jsonl(path: Path, text: str) -> tuple[list[Ruling], list[Snapshot]]:
 
 
 def _csv(path: Path, text: str) -> list[Ruling]:
+    csv.field_size_limit(MAX_CELL)
     reader = csv.reader(io.StringIO(text))
-    header = next(reader)
     rulings = []
-    for row in reader:
-        place = Place(str(path), reader.line_num, 1)
-        if len(row) != len(header):
-            raise LoadError([Problem(place, f"expected {len(header)} columns, found {len(row)}")])
-        data: dict[str, Any] = {}
-        for name, cell in zip(header, row):
-            if name in JSON_FIELDS:
-                try:
-                    data[name] = json.loads(cell)
-                except ValueError:
-                    raise LoadError([Problem(place, f"column '{name}' is not JSON")]) from None
-            else:
-                data[name] = cell if cell != "" else None
-        rulings.append(_ruling(data, place))
+    try:
+        header = next(reader)
+        unknown = sorted(set(header) - set(FIELDS))
+        if unknown or len(set(header)) != len(header):
+            what = f"unknown column(s) {', '.join(unknown)}" if unknown else "a column named twice"
+            raise LoadError([Problem(Place(str(path), 1, 1), f"{what}; not a referee log export")])
+        start = reader.line_num + 1
+        for row in reader:
+            place = Place(str(path), start, 1)  # where the row starts: a printed ruling spans lines
+            start = reader.line_num + 1
+            if len(row) != len(header):
+                raise LoadError([Problem(place, f"expected {len(header)} columns, found {len(row)}")])
+            data: dict[str, Any] = {}
+            for name, cell in zip(header, row):
+                cell = _unguard(cell, text=name not in JSON_FIELDS)
+                if name in JSON_FIELDS:
+                    try:
+                        data[name] = json.loads(cell)
+                    except ValueError:
+                        raise LoadError([Problem(place, f"column '{name}' is not JSON")]) from None
+                    except RecursionError:
+                        raise LoadError([Problem(place, f"column '{name}' nests too deep")]) from None
+                else:
+                    data[name] = cell if cell != "" or name in _TEXT else None
+            rulings.append(_ruling(data, place))
+    except csv.Error as exc:
+        raise LoadError([Problem(Place(str(path), reader.line_num + 1, 1), f"not a CSV row ({exc})")]) from None
     return rulings
 
 
