@@ -1,0 +1,266 @@
+"""Is this a Mah Jongg? Every line a 14-tile hand makes, or the nearest lines and why they fail.
+
+Pure: a hand and a card index in, results out; the wording is the judge's (tile names in full,
+groups by their card names) so the CLI and the rulings print it as it is.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..errors import UsageError
+from .index import BITS, PLANES, CardIndex, Target, fits_under, over, pack, total
+from .tiles import (HAND_SIZE, JOKER, KINDS, SUIT_LETTERS, WHITE, Exposure, check_supply, count, counts, group_text, name,
+                    parse_exposure, parse_tiles, short)
+
+SIZE_WORD = {1: "single", 2: "pair", 3: "pung", 4: "kong", 5: "quint", 6: "sextet"}
+
+
+@dataclass
+class Hand:
+    """A declared hand: all 14 tiles, and which groups of them were exposed before Mah Jongg."""
+
+    text: str
+    tiles: list[int]
+    exposures: list[Exposure]
+    naturals: list[int]  # every natural, exposures included
+    jokers: int  # every joker, exposures included
+    concealed: list[int]  # naturals not in an exposure
+    concealed_jokers: int
+
+    @property
+    def jokerless(self) -> bool:
+        return self.jokers == 0
+
+    @property
+    def exposed(self) -> list[tuple[int, int, int]]:
+        return [(e.tile, e.size, e.jokers) for e in self.exposures]
+
+
+def read_hand(text: str, exposed: list[str] | None = None, size: int | None = HAND_SIZE) -> Hand:
+    """The hand as typed; a UsageError names what is wrong (count, a tile that does not exist,
+    five of a kind without jokers, an exposure not in the hand)."""
+    tiles = parse_tiles(text)
+    if size is not None and len(tiles) != size:
+        raise UsageError(f"hand '{text}': {len(tiles)} tiles; a Mah Jongg hand has {size}, exposures included")
+    c, jokers = counts(tiles)
+    check_supply(c, jokers, f"hand '{text}'")
+    exposures = [parse_exposure(e) for e in exposed or []]
+    conc, cj = list(c), jokers
+    for e in exposures:
+        conc[e.tile] -= e.naturals
+        cj -= e.jokers
+        if conc[e.tile] < 0 or cj < 0:
+            what = name(e.tile, 2) if conc[e.tile] < 0 else "jokers"
+            raise UsageError(f"exposure {e.text} is not in the hand '{text}' (too few {what} for it); "
+                             "type all 14 tiles, exposures included")
+    return Hand(text, tiles, exposures, c, jokers, conc, cj)
+
+
+@dataclass
+class Made:
+    """One line the hand makes, with the target that shows it and where each joker stands."""
+
+    target: Target
+    jokers_as: list[tuple[int, int]]  # (tile, jokers) among the concealed tiles
+
+    @property
+    def line(self):  # noqa: ANN201 - a notation.Line
+        return self.target.line
+
+
+@dataclass
+class Verdict:
+    hand: Hand
+    made: list[Made]  # one per line, highest value first
+    nearest: list["Near"] = field(default_factory=list)
+
+    @property
+    def best(self) -> Made | None:
+        return self.made[0] if self.made else None
+
+    def value(self) -> int | None:
+        """The card value of the best line (before any jokerless doubling)."""
+        return self.best.line.value if self.best else None
+
+    def doubled(self) -> bool:
+        """Jokerless and the line's section pays double for it."""
+        return bool(self.best and self.hand.jokerless and self.best.line.jokerless_bonus)
+
+
+def _candidates(idx: CardIndex, hand: Hand) -> int:
+    bits = idx.all
+    for t in range(KINDS):
+        if hand.naturals[t]:
+            bits &= idx.has[t]
+    if hand.exposures:
+        bits &= idx.exposable
+        for e in hand.exposures:
+            bits &= idx.by_group.get((e.tile, e.size), 0)
+    return bits
+
+
+def verify(idx: CardIndex, hand: Hand, explain: int = 3) -> Verdict:
+    """Every line the hand makes (its best target each); when none, the `explain` nearest lines."""
+    c = pack(hand.concealed)
+    exposed = hand.exposed
+    best: dict[str, Made] = {}
+    for tg in idx.each(_candidates(idx, hand)):
+        if tg.line.id in best:
+            continue
+        bounds = tg.without(exposed) if exposed else (tg.L, tg.U)
+        if bounds is None:
+            continue
+        L, U = bounds
+        if fits_under(L, c) and fits_under(c, U):
+            best[tg.line.id] = Made(tg, _jokers_as(tg, U, hand))
+    made = sorted(best.values(), key=lambda m: (-m.line.value, m.target.number))
+    verdict = Verdict(hand, made)
+    if not made and explain:
+        verdict.nearest = nearest(idx, hand, explain)
+    return verdict
+
+
+def _jokers_as(tg: Target, U: int, hand: Hand) -> list[tuple[int, int]]:
+    mask = (1 << BITS) - 1
+    return [(t, (U >> (BITS * t) & mask) - hand.concealed[t]) for t in range(KINDS)
+            if (U >> (BITS * t) & mask) > hand.concealed[t]]
+
+
+@dataclass
+class Near:
+    """A line the hand misses: how many tiles are wrong, and the reasons in words."""
+
+    target: Target
+    distance: int
+    reasons: list[str]
+    blocked: bool = False
+
+    @property
+    def line(self):  # noqa: ANN201
+        return self.target.line
+
+
+def _distance(tg: Target, hand: Hand, c_conc: int, c_full: int) -> tuple[int, bool]:
+    """Tiles to change to make `tg`; blocked when the exposures rule the line out whatever the tiles."""
+    exposed = hand.exposed
+    bounds = None
+    if not (exposed and tg.line.concealed):
+        bounds = tg.without(exposed) if exposed else (tg.L, tg.U)
+    if bounds is None:  # judged on all 14 tiles as if nothing were exposed; the reason says why not
+        L, U, c = tg.L, tg.U, c_full
+    else:
+        (L, U), c = bounds, c_conc
+    return max(total(over(c, U)), total(over(L, c))), bounds is None
+
+
+def nearest(idx: CardIndex, hand: Hand, n: int = 3) -> list[Near]:
+    """The `n` lines the hand comes closest to, each by its closest target, nearest first.
+
+    Targets are visited in order of a lower bound (the hand's naturals of kinds the target lacks
+    altogether, counted for every target at once in bit-sliced counters), so a near miss looks
+    at a handful of targets instead of all of them; the result is the same as a full scan."""
+    planes = [0, 0, 0, 0]
+    for t in range(KINDS):
+        k = hand.naturals[t]
+        if not k:
+            continue
+        mask = idx.all & ~idx.has[t]
+        carry = 0
+        for b in range(4):  # add k to every counter in `mask`
+            bit = mask if k >> b & 1 else 0
+            p = planes[b]
+            planes[b] = p ^ bit ^ carry
+            carry = (p & bit) | (p & carry) | (bit & carry)
+    c_conc, c_full = pack(hand.concealed), pack(hand.naturals)
+    best: dict[str, tuple[int, bool, int, Target]] = {}
+    for bound in range(16):
+        bucket = idx.all
+        for b in range(4):
+            bucket &= planes[b] if bound >> b & 1 else ~planes[b]
+        for tg in idx.each(bucket):
+            d, blocked = _distance(tg, hand, c_conc, c_full)
+            key = (d, blocked, tg.number)
+            have = best.get(tg.line.id)
+            if have is None or key < have[:3]:
+                best[tg.line.id] = (d, blocked, tg.number, tg)
+        ranked = sorted(best.values(), key=lambda v: v[:3])
+        if len(ranked) >= n and ranked[n - 1][0] <= bound:
+            break
+    ranked = sorted(best.values(), key=lambda v: v[:3])[:n]
+    return [Near(tg, d, reasons(tg, hand), blocked) for d, blocked, _, tg in ranked]
+
+
+def reasons(tg: Target, hand: Hand) -> list[str]:
+    """Why the hand does not make `tg`, in the words a judge reads out."""
+    line = tg.line
+    out: list[str] = []
+    exposed = hand.exposed
+    if exposed and line.concealed:
+        out.append(f"concealed line ({line.id} is C), but tiles were exposed before Mah Jongg")
+        bounds = None
+    else:
+        bounds = tg.without(exposed) if exposed else (tg.L, tg.U)
+        if bounds is None:
+            out.append(_exposure_misfit(tg, hand))
+    if bounds is None:
+        lower, upper, c, jokers = tg.lower, tg.upper, hand.naturals, hand.jokers
+    else:
+        mask = (1 << BITS) - 1
+        lower = [bounds[0] >> (BITS * t) & mask for t in range(KINDS)]
+        upper = [bounds[1] >> (BITS * t) & mask for t in range(KINDS)]
+        c, jokers = hand.concealed, hand.concealed_jokers
+    holes = 0
+    for t in range(KINDS):
+        if lower[t] > c[t]:
+            out.append(_missing_natural(tg, t, lower[t] - c[t]))
+        if c[t] > upper[t]:
+            extra = c[t] - upper[t]
+            out.append(f"has {count(extra, t)} this line has no place for" if upper[t] == 0 else
+                       f"has {count(extra, t)} more than this line holds (it takes {upper[t]})")
+        holes += max(0, (upper[t] - lower[t]) - max(0, min(c[t], upper[t]) - lower[t]))
+    if jokers > holes:
+        extra = jokers - holes
+        out.append(f"{extra} joker{'s' if extra != 1 else ''} with nowhere legal to go (no joker in a single or pair)")
+    elif jokers < holes and not any(c[t] > upper[t] for t in range(KINDS)):
+        out.append(f"needs {holes - jokers} more tile{'s' if holes - jokers != 1 else ''} for its pungs, kongs and larger groups")
+    return out
+
+
+def _missing_natural(tg: Target, t: int, short_by: int) -> str:
+    """'needs 1 more natural 5 Dot for the pair 55D; no joker in a single or pair'."""
+    what = f"needs {count(short_by, t).replace(' ', ' more natural ', 1)}"
+    places = []
+    for tiles, jok in tg.blocks:
+        if t in tiles and not jok:
+            uniform = all(x == tiles[0] for x in tiles)
+            if not uniform:
+                places.append(f"the singles {block_text(tiles)}")
+            elif len(tiles) < 3:
+                places.append(f"the {SIZE_WORD[len(tiles)]} {block_text(tiles)}")
+            else:
+                places.append(f"the {SIZE_WORD[len(tiles)]} {block_text(tiles)}, which this card marks no-joker")
+    if not places:
+        return what
+    tail = "" if all("no-joker" in p for p in places) else "; no joker in a single or pair"
+    return f"{what} for {' and '.join(places)}{tail}"
+
+
+def _exposure_misfit(tg: Target, hand: Hand) -> str:
+    for e in hand.exposures:
+        have = tg.big.get((e.tile, e.size))
+        if have is None:
+            return f"exposure {e.text} fits no group of this line"
+        if e.jokers and not have[1]:
+            return f"exposure {e.text} holds a joker, but this line's {group_text(e.tile, e.size)} takes none"
+    return "its exposures cannot all be placed in this line's groups"
+
+
+def block_text(tiles: tuple[int, ...]) -> str:
+    """A resolved block as a judge would type it: '2033B', 'NEWS', 'FF', '2B02C6D'."""
+    suits = {x // 9 for x in tiles if x < 27}
+    if len(suits) == 1 and all(x < 27 or x == WHITE for x in tiles):
+        return "".join(str(x % 9 + 1) if x < 27 else "0" for x in tiles) + SUIT_LETTERS[suits.pop()]
+    return "".join(short(x) for x in tiles)
+
+
+__all__ = ["Hand", "Made", "Near", "Verdict", "block_text", "nearest", "read_hand", "verify", "JOKER"]

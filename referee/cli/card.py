@@ -1,0 +1,246 @@
+"""`referee card check|show` and `referee hand verify|dead`: the card, and the judge's two calls."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+
+from .. import __version__
+from ..errors import UsageError
+from . import EXIT_FINDING, app, examples, guarded, out, print_json, safe
+from .helpfmt import App
+from .show import styled, wrapped
+
+card_app = App(no_args_is_help=True, help="A year's card as a YAML file: lint it, print it.",
+               epilog="Only the invented practice card ships (id 'practice'); enter your own from cards/template.yaml.")
+hand_app = App(no_args_is_help=True, help="Check a declared Mah Jongg against the card, or whether a player is dead.",
+               epilog="Tiles: digits then a suit (2033B, 55C, 666D), 0 soap, R G dragons, N E W S, F flower, J joker.")
+app.add_typer(card_app, name="card", short_help="A year's card: check a card file, show a card.")
+app.add_typer(hand_app, name="hand", short_help="Is that Mah Jongg? Is she dead? Judged against the card.")
+
+CARD_OPT = typer.Option(None, "--card", "-c", metavar="CARD",
+                        help="'practice' (the invented card that ships), or the path of a card file; "
+                             "default: the card: of the ruleset or event.")
+EXPOSED_OPT = typer.Option([], "--exposed", "-x", metavar="GROUP",
+                           help="A group exposed before Mah Jongg, e.g. 555C or 55JC; repeatable.")
+SUIT_STYLE = {"a": "green", "b": "red", "c": "blue"}
+
+
+def choose_card(name: str | None, ruleset: str | None = None) -> Any:
+    """The card index for --card, else the ruleset's `card:`, else a clear error."""
+    from ..cards import load
+
+    if name:
+        return load(name)
+    if ruleset:
+        from ..loader import load_strict
+
+        rs = load_strict(ruleset)
+        if getattr(rs.meta, "card", None):
+            return load(_beside(rs.meta.card, rs.folder))
+    raise UsageError("no card given: add --card practice (the invented practice card) or --card PATH "
+                     "(your own card file), or set card: in the ruleset")
+
+
+def _beside(name: str, folder: Path) -> str:
+    """A card path written in a ruleset is read from the ruleset's folder."""
+    if "/" in name or name.endswith((".yaml", ".yml")):
+        path = Path(name)
+        return str(path if path.is_absolute() else folder / path)
+    return name
+
+
+@card_app.command("check", epilog=examples("referee card check my-card.yaml", "referee card check cards/practice.yaml --examples"))
+@guarded
+def check(
+    files: list[Path] = typer.Argument(..., metavar="FILE...", help="Card files to lint."),
+    show_examples: bool = typer.Option(False, "--examples", help="Print one legal hand for every line, to compare with the printed card."),
+) -> None:
+    """Lint card files: path:line:col for each problem (exit 1); warnings for wordings a judge could misread."""
+    from ..cards.store import check as check_card
+    from ..errors import LoadError
+
+    bad = 0
+    for path in files:
+        try:
+            card, problems, warnings, raw = check_card(path)
+        except LoadError as exc:
+            for p in exc.problems:
+                out.print(safe(str(p)), soft_wrap=True)
+            bad += len(exc.problems)
+            continue
+        for p in problems + warnings:
+            out.print(safe(str(p)), soft_wrap=True)
+        bad += len(problems)
+        if show_examples:
+            from ..cards.verify import block_text
+
+            for line, found in zip(card.lines, raw):
+                if found:
+                    groups, blocks, binding = found[0]
+                    out.print(f"  {safe(line.id):<4} {safe(' '.join(block_text(t) for t, _ in blocks))}  [dim]{safe(binding)}[/]")
+        if not problems:
+            n = sum(len(r) for r in raw)
+            out.print(f"[dim]{safe(str(path))}: {len(card.lines)} lines, {n} hands, "
+                      f"{len(warnings)} warning{'s' if len(warnings) != 1 else ''}[/]")
+    if bad:
+        raise typer.Exit(EXIT_FINDING)
+
+
+def _look(line: Any) -> Any:
+    """A line the way the printed card shows it: suits as colours (their letters kept when there
+    is no colour), decorations from `display`."""
+    from rich.text import Text
+
+    colour = out.get().color_system is not None
+    text = Text()
+    for i, tok in enumerate(line.tokens):
+        if i:
+            text.append(" ")
+        for j, block in enumerate(tok):
+            if j:
+                text.append(" or ", style="dim")
+            for ch in block.text:
+                if ch in SUIT_STYLE:
+                    if not colour:
+                        text.append(ch, style="dim")
+                    continue
+                suit = _suit_after(block.text, block.text.index(ch)) if ch != "0" else None
+                text.append(ch, style=SUIT_STYLE.get(suit or "", ""))
+    return text
+
+
+def _suit_after(block: str, at: int) -> str | None:
+    for ch in block[at:]:
+        if ch in SUIT_STYLE:
+            return ch
+    return None
+
+
+@card_app.command("show", epilog=examples("referee card show practice", "referee card show my-card.yaml --json"))
+@guarded
+def show(
+    card: Optional[str] = typer.Argument(None, metavar="CARD", help="'practice' or a card file (default: the ruleset's card:)."),
+    ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r", metavar="RULESET", help="Take the card from this ruleset's card:."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON document."),
+) -> None:
+    """Print a card as the printed card reads: family by family, each line with X or C and its value."""
+    idx = choose_card(card, ruleset)
+    c = idx.card
+    if as_json:
+        print_json({"referee_version": __version__, "card": c.id, "title": c.title, "lines": [
+            {"id": ln.id, "section": ln.section, "groups": ln.groups, "display": ln.display or None, "value": ln.value,
+             "concealed": ln.concealed, "note": ln.note or None,
+             "hands": sum(1 for _ in idx.each(idx.by_line.get(ln.id, 0)))} for ln in c.lines]})
+        return
+    out.print(f"[bold]{safe(c.title)}[/]  [dim]({safe(c.id)}; colours are suits: any three different suits, not fixed ones)[/]")
+    section = None
+    for ln in c.lines:
+        if ln.section != section:
+            section = ln.section
+            out.print()
+            out.print(f"[bold reverse] {safe(section)} [/]")
+        look = _look(ln)
+        if ln.display:
+            look.append(f"   ({ln.display})", style="dim")
+        head = styled((f"{ln.id:<4}", "dim"), " ", (f"{ln.mark} {ln.value:>3}", "bold"), "  ")
+        head.append_text(look)
+        if ln.note:
+            head.append(f"  {ln.note}", style="italic dim")
+        wrapped(out, head, first="  ", rest="             ")
+
+
+def _hand_json(verdict: Any) -> dict[str, Any]:
+    from ..cards.tiles import short
+    from ..cards.verify import block_text
+
+    hand = verdict.hand
+    best = verdict.best
+    return {
+        "tiles": " ".join(short(t) for t in hand.tiles), "hand": hand.text,
+        "exposed": [e.text for e in hand.exposures],
+        "valid": bool(verdict.made),
+        "lines": [{"id": m.line.id, "section": m.line.section, "value": m.line.value, "concealed": m.line.concealed,
+                   "as": " ".join(block_text(t) for t, _ in m.target.blocks), "reading": m.target.binding or None,
+                   "jokers": [{"tile": short(t), "count": n} for t, n in m.jokers_as]
+                   + [{"tile": short(e.tile), "count": e.jokers, "exposure": e.text} for e in hand.exposures if e.jokers]}
+                  for m in verdict.made],
+        "best": best.line.id if best else None,
+        "value": verdict.value(),
+        "jokerless": hand.jokerless,
+        "doubled": verdict.doubled(),
+        "nearest": [{"id": n.line.id, "value": n.line.value, "concealed": n.line.concealed, "off_by": n.distance,
+                     "as": " ".join(block_text(t) for t, _ in n.target.blocks), "reading": n.target.binding or None,
+                     "reasons": n.reasons} for n in verdict.nearest],
+    }
+
+
+def print_verdict(verdict: Any, card: Any) -> None:
+    from ..cards.tiles import name
+    from ..cards.verify import block_text
+
+    hand = verdict.hand
+    shown = f" (exposed: {', '.join(e.text for e in hand.exposures)})" if hand.exposures else ""
+    if verdict.made:
+        n = len(verdict.made)
+        wrapped(out, styled(("Mah Jongg", "bold green"), f": {hand.text}{shown} makes {n} line{'s' if n != 1 else ''} "
+                            f"of card {card.id}"), rest="  ")
+    else:
+        wrapped(out, styled(("Not Mah Jongg", "bold red"), f": {hand.text}{shown} makes no line of card {card.id}"), rest="  ")
+    for i, m in enumerate(verdict.made):
+        ln = m.line
+        best = ("  best", "bold") if i == 0 else ""
+        wrapped(out, styled((f"{ln.id}", "bold"), f"  {ln.section}  {ln.groups}  ",
+                            (f"{'concealed (C)' if ln.concealed else 'exposed (X)'} {ln.value}", "bold"), best),
+                first="  ", rest="      ")
+        wrapped(out, f"as {' '.join(block_text(t) for t, _ in m.target.blocks)}" + (f", read with {m.target.binding}" if m.target.binding else ""),
+                first="      ", rest="        ", style="dim")
+        places = [f"{k} joker{'s' if k != 1 else ''} as {name(t, k)}" for t, k in m.jokers_as]
+        places += [f"{e.jokers} in exposure {e.text}" for e in hand.exposures if e.jokers]
+        if places:
+            wrapped(out, "jokers: " + "; ".join(places), first="      ", rest="        ")
+    if verdict.made:
+        value = verdict.value()
+        extra = ""
+        if hand.jokerless:
+            extra = (", jokerless: paid double if she announced it" if verdict.doubled()
+                     else ", jokerless, but this family is never doubled")
+        wrapped(out, styled(("Value: ", "bold"), f"{value} ({verdict.best.line.id}){extra}"))
+        return
+    if verdict.nearest:
+        out.print(styled(("Nearest lines:", "bold")))
+    for near in verdict.nearest:
+        ln = near.line
+        off = f"{near.distance} tile{'s' if near.distance != 1 else ''} off"
+        wrapped(out, styled((ln.id, "bold"), f"  {ln.section}  {ln.groups}  {ln.mark} {ln.value}  ", (off, "dim")),
+                first="  ", rest="      ")
+        if near.target.binding:
+            wrapped(out, f"as {' '.join(block_text(t) for t, _ in near.target.blocks)}, read with {near.target.binding}",
+                    first="      ", rest="        ", style="dim")
+        for reason in near.reasons:
+            wrapped(out, reason, first="    - ", rest="      ")
+
+
+@hand_app.command("verify", epilog=examples(
+    'referee hand verify "FF 2033B 3333C 3333D" \\\n  --exposed 3333C --card practice',
+    'referee hand verify "FF 2033B 33J3C 3333D" \\\n  -x 33J3C -c my-card.yaml --json'))
+@guarded
+def verify_(
+    hand: str = typer.Argument(..., metavar="HAND", help="All 14 tiles, exposures included, e.g. \"FF 2033B 3333C 3333D\"."),
+    exposed: list[str] = EXPOSED_OPT,
+    card: Optional[str] = CARD_OPT,
+    ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r", metavar="RULESET", help="Take the card from this ruleset's card:."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON document."),
+) -> None:
+    """Which card lines a declared hand makes (value, exposed or concealed, where each joker
+    stands); a hand that makes none gets the nearest lines and why each fails."""
+    from ..cards.verify import read_hand, verify
+
+    the_hand = read_hand(hand, exposed)  # a typing slip is refused before the card is read
+    idx = choose_card(card, ruleset)
+    verdict = verify(idx, the_hand)
+    if as_json:
+        print_json({"referee_version": __version__, "card": idx.card.id, **_hand_json(verdict)})
+        return
+    print_verdict(verdict, idx.card)
