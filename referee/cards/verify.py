@@ -220,7 +220,7 @@ def reasons(tg: Target, hand: Hand) -> list[str]:
         holes += max(0, (upper[t] - lower[t]) - max(0, min(c[t], upper[t]) - lower[t]))
     if jokers > holes:
         extra = jokers - holes
-        out.append(f"{extra} joker{'s' if extra != 1 else ''} with nowhere legal to go (no joker in a single or pair)")
+        out.append(f"{extra} joker{'s' if extra != 1 else ''} with nowhere legal to go (the places left take no joker)")
     elif jokers < holes and not any(c[t] > upper[t] for t in range(KINDS)):
         out.append(f"needs {holes - jokers} more tile{'s' if holes - jokers != 1 else ''} for its pungs, kongs and larger groups")
     return out
