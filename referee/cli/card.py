@@ -51,7 +51,7 @@ def _beside(name: str, folder: Path) -> str:
     return name
 
 
-@card_app.command("check", epilog=examples("referee card check my-card.yaml", "referee card check cards/practice.yaml --examples"))
+@card_app.command("check", epilog=examples("referee card check my-card.yaml", "referee card check \\\n  cards/practice.yaml --examples"))
 @guarded
 def check(
     files: list[Path] = typer.Argument(..., metavar="FILE...", help="Card files to lint."),
@@ -223,8 +223,8 @@ def print_verdict(verdict: Any, card: Any) -> None:
 
 
 @hand_app.command("verify", epilog=examples(
-    'referee hand verify "FF 2033B 3333C 3333D" \\\n  --exposed 3333C --card practice',
-    'referee hand verify "FF 2033B 33J3C 3333D" \\\n  -x 33J3C -c my-card.yaml --json'))
+    'referee hand verify \\\n  "FF 2033B 3333C 3333D" \\\n  --exposed 3333C --card practice',
+    'referee hand verify \\\n  "FF 2033B 33J3C 3333D" \\\n  -x 33J3C -c my-card.yaml --json'))
 @guarded
 def verify_(
     hand: str = typer.Argument(..., metavar="HAND", help="All 14 tiles, exposures included, e.g. \"FF 2033B 3333C 3333D\"."),
