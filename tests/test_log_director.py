@@ -151,7 +151,7 @@ def test_checking_the_log_before_a_ruling_does_not_read_the_whole_file(tmp_path:
                       dead=["West"], printed=text, outcome={"text": text}) for i in range(3000)]
     with RulingsLog.open(db) as log:
         log.merge(rulings)
-        log.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        log.db.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     size = db.stat().st_size
     assert size > 5_000_000
     before = _read_bytes()

@@ -87,18 +87,18 @@ def test_a_writer_killed_mid_stream_leaves_every_committed_ruling(tmp_path: Path
 
 STALLED = WRITER.replace('print("ready", flush=True)', '''
 import contextlib, time
-import referee.store.rulings as store
-plain = store.transaction
+from referee.store.sqlite import SqliteLog
+plain = SqliteLog.transaction
 
 @contextlib.contextmanager
-def stalled(conn):
-    with plain(conn):
-        yield conn
-        if "stall" in str(conn.execute("SELECT printed FROM rulings ORDER BY rowid DESC LIMIT 1").fetchone()):
+def stalled(self):
+    with plain(self) as inside:
+        yield inside
+        if self.execute("SELECT count(*) FROM rulings WHERE printed = 'stall'").fetchone()[0]:
             print("in transaction", flush=True)
             time.sleep(120)
 
-store.transaction = stalled
+SqliteLog.transaction = stalled
 print("ready", flush=True)''').replace('f"{worker}/{i}"', '"stall" if i == 5 else f"{worker}/{i}"')
 
 

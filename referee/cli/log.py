@@ -17,17 +17,19 @@ from .helpfmt import App
 log_app = App(
     no_args_is_help=True,
     help="The rulings log: every ruling recorded by 'referee rule' with --table/--round/--judge or a configured event.",
-    epilog="The log is an SQLite file in your application folder; --db or REFEREE_DB points elsewhere.",
+    epilog="The log is an SQLite file in your application folder; --db or REFEREE_DB points elsewhere, "
+           "to another file or to an organization's PostgreSQL database (postgresql://USER@HOST/DBNAME).",
 )
 app.add_typer(log_app, name="log", short_help="The rulings log: list, show, export and replay rulings.")
 
-DB_OPT = typer.Option(None, "--db", help="The log file (default: REFEREE_DB, else rulings.db in the application folder).")
+DB_OPT = typer.Option(None, "--db", metavar="FILE|URL",
+                      help="The log: a file, or postgresql://USER@HOST/DBNAME (default: REFEREE_DB, else rulings.db in the application folder).")
 # The filters list, players and export share, so they read and parse the same everywhere.
 EVENT_OPT = typer.Option(None, "--event", help="Only this event.")
 SINCE_OPT = typer.Option(None, "--since", help="Only from this date or time on: 2026-11-23, 2026-11-23T14:00, today.")
 
 
-def _open(db: Optional[Path], create: bool = False) -> Any:
+def _open(db: Optional[str], create: bool = False) -> Any:
     from ..store.context import db_path
     from ..store.rulings import RulingsLog
 
@@ -108,7 +110,7 @@ def event_(
     ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r", metavar="RULESET",
                                           help="Ruleset id or folder 'referee rule' uses without -r (e.g. tournament)."),
     clear: bool = typer.Option(False, "--clear", help="Forget the event: 'referee rule' records nothing by default."),
-    db: Optional[Path] = DB_OPT,
+    db: Optional[str] = DB_OPT,
 ) -> None:
     """Configure the event once: every 'referee rule' afterwards is recorded under it.
 
@@ -176,7 +178,7 @@ def list_(
     last: Optional[int] = typer.Option(None, "--last", "-n", metavar="N", min=0,
                                        help=f"Only the newest N (0: all). Default: {LAST_ON_A_TERMINAL} at a terminal, else all."),
     as_json: bool = typer.Option(False, "--json", help="Print the rulings as JSON."),
-    db: Optional[Path] = DB_OPT,
+    db: Optional[str] = DB_OPT,
 ) -> None:
     """The recorded rulings, oldest first: who was dead and who paid, the players in seat order;
     withdrawn ones are marked. At a terminal only the newest 20 are shown unless --last says."""
@@ -227,7 +229,7 @@ def _found(db: Optional[Path], filters: Any, last: Optional[int]) -> tuple[list[
 def show(
     ruling: str = typer.Argument(..., help="The ruling's id, or its last (or first) characters as 'log list' shows."),
     as_json: bool = typer.Option(False, "--json", help="Print the whole record as JSON."),
-    db: Optional[Path] = DB_OPT,
+    db: Optional[str] = DB_OPT,
 ) -> None:
     """One ruling in full: when, where, who, the questions and answers, and the ruling as it was printed."""
     with _open(db) as log:
@@ -269,7 +271,7 @@ def players(
     event: Optional[str] = EVENT_OPT,
     since: Optional[str] = SINCE_OPT,
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
-    db: Optional[Path] = DB_OPT,
+    db: Optional[str] = DB_OPT,
 ) -> None:
     """Per player: rulings against them, dead hands, penalties paid, points lost.
 
@@ -311,7 +313,7 @@ def withdraw(
     ruling: str = typer.Argument(..., help="The ruling's id (or its last characters)."),
     reason: str = typer.Option(..., "--reason", help="Why the ruling was a mistake."),
     by: Optional[str] = typer.Option(None, "--by", help="Who withdraws it (default: the judge from REFEREE_JUDGE or 'log event')."),
-    db: Optional[Path] = DB_OPT,
+    db: Optional[str] = DB_OPT,
 ) -> None:
     """Mark a mistaken ruling withdrawn. It stays in the log, with who withdrew it, when and why."""
     from ..store.context import db_path, read_event
@@ -334,7 +336,7 @@ def export(
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write to this file instead of standard output."),
     event: Optional[str] = EVENT_OPT,
     since: Optional[str] = SINCE_OPT,
-    db: Optional[Path] = DB_OPT,
+    db: Optional[str] = DB_OPT,
 ) -> None:
     """Every recorded ruling, every field, for a spreadsheet or for 'referee log import' on another machine."""
     from ..store.transfer import FORMATS, export as render, write
@@ -358,7 +360,7 @@ def export(
 @guarded
 def import_(
     files: list[Path] = typer.Argument(..., help="Exports from 'referee log export' (csv, json or jsonl; told apart by content)."),
-    db: Optional[Path] = DB_OPT,
+    db: Optional[str] = DB_OPT,
 ) -> None:
     """Merge other judges' exported logs into this one.
 
@@ -392,7 +394,7 @@ def import_(
 @guarded
 def replay(
     ruling: str = typer.Argument(..., help="The ruling's id (or its last characters)."),
-    db: Optional[Path] = DB_OPT,
+    db: Optional[str] = DB_OPT,
 ) -> None:
     """Re-run a ruling's recorded answers under the rules it was made with and under today's files.
 
@@ -426,3 +428,27 @@ def replay(
         out.print("No replay differs, but not every version could be replayed (see above).")
         return
     out.print("The ruling would be the same today.")
+
+
+@log_app.command("migrate", short_help="Create or upgrade the log's tables (a new PostgreSQL database, a new referee).", epilog=examples(
+    "referee log migrate --db \\\n  postgresql://ann@db.club.org/log",
+    "referee log migrate --db head-table.db"))
+@guarded
+def migrate(db: Optional[str] = DB_OPT) -> None:
+    """Create the log's tables in an empty database, or upgrade an older log to this referee's schema.
+
+    A database that holds another program's tables, or a log written by a newer referee, is
+    refused and left as it was. A file log is also created and upgraded by any command that
+    writes to it; a PostgreSQL database is usually prepared once, by its administrator.
+    """
+    from ..store.backend import migrate as run
+    from ..store.context import db_path
+
+    where = db_path(db)
+    before, now = run(where)
+    if before == now:
+        out.print(f"{safe(str(where))}: the rulings log is up to date (schema {now}).")
+    elif before == 0:
+        out.print(f"{safe(str(where))}: created the rulings log (schema {now}).")
+    else:
+        out.print(f"{safe(str(where))}: upgraded the rulings log from schema {before} to {now}.")

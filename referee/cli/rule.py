@@ -291,7 +291,7 @@ def rule(
     round_: Optional[str] = typer.Option(None, "--round", help="Round; records the ruling in the log.", rich_help_panel="Rulings log"),
     judge: Optional[str] = typer.Option(None, "--judge", help="Judge's name; records the ruling in the log.", rich_help_panel="Rulings log"),
     event: Optional[str] = typer.Option(None, "--event", help="Event name (default: REFEREE_EVENT or 'referee log event').", rich_help_panel="Rulings log"),
-    db: Optional[Path] = typer.Option(None, "--db", help="Log file (default: REFEREE_DB, else the application folder).", rich_help_panel="Rulings log"),
+    db: Optional[str] = typer.Option(None, "--db", metavar="FILE|URL", help="Log file or postgresql:// URL (default: REFEREE_DB, else the application folder).", rich_help_panel="Rulings log"),
     no_log: bool = typer.Option(False, "--no-log", help="Record nothing, even with an event configured (practice).", rich_help_panel="Rulings log"),
     full: bool = typer.Option(False, "--full", help="Print the notes, other sources and citations after the verdict."),
 ) -> None:

@@ -1,16 +1,21 @@
 """Where the log lives and whether a ruling is recorded. No database access here.
 
+The log is an SQLite file (a path) or a PostgreSQL database (a `postgresql://` URL, a `DbUrl`).
 The current event (and judge, round, ruleset) set with `referee log event` is a small JSON file
-beside the database, so `referee rule` can tell whether to log, and under which rules to rule,
-without opening SQLite.
+beside the SQLite file, or in the application folder for a URL (the settings are this machine's
+judge, not the organization's), so `referee rule` can tell whether to log, and under which
+rules to rule, without opening the database.
 """
 from __future__ import annotations
 
 import json
 import os
+import re
 import sys
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Union
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from ..errors import UsageError
 
@@ -31,13 +36,51 @@ def app_dir() -> Path:
     return base / "referee"
 
 
-def db_path(db: str | Path | None = None) -> Path:
+URL_SCHEMES = ("postgresql://", "postgres://")
+
+
+@dataclass(frozen=True)
+class DbUrl:
+    """A PostgreSQL log's URL. Printing it (str, repr, f-strings) never shows a password: only
+    `conninfo` carries one, for the driver; PGPASSWORD and ~/.pgpass are the driver's to read."""
+
+    shown: str  # the URL without any password
+    conninfo: str = field(repr=False)
+
+    @classmethod
+    def parse(cls, url: str) -> "DbUrl":
+        parts = urlsplit(url)
+        netloc = parts.netloc
+        if "@" in netloc:
+            user, host = netloc.rsplit("@", 1)
+            netloc = user.split(":", 1)[0] + "@" + host
+        query = urlencode([(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k != "password"], safe="/")
+        return cls(urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment)), url)
+
+    def __str__(self) -> str:
+        return self.shown
+
+
+Location = Union[Path, DbUrl]
+
+
+def is_url(db: object) -> bool:
+    return isinstance(db, DbUrl) or str(db).lower().startswith(URL_SCHEMES)
+
+
+def db_path(db: str | Path | DbUrl | None = None) -> Location:
     """`--db`, else REFEREE_DB, else rulings.db in the application folder."""
+    if isinstance(db, DbUrl):
+        return db
     chosen = db or os.environ.get(ENV_DB)
+    if chosen and is_url(chosen):
+        return DbUrl.parse(str(chosen))
     return Path(chosen).expanduser() if chosen else app_dir() / "rulings.db"
 
 
-def event_file(db: Path) -> Path:
+def event_file(db: Location) -> Path:
+    if isinstance(db, DbUrl):  # one file per database, named without the password
+        return app_dir() / "events" / (re.sub(r"[^A-Za-z0-9@.-]+", "_", db.shown.split("://", 1)[1]) + ".event.json")
     return db.with_name(db.name + ".event.json")
 
 
@@ -55,7 +98,7 @@ class EventConfig:
         return any(asdict(self).values())
 
 
-def read_event(db: Path) -> EventConfig:
+def read_event(db: Location) -> EventConfig:
     path = event_file(db)
     if not path.is_file():
         return EventConfig()
@@ -75,7 +118,7 @@ def read_event(db: Path) -> EventConfig:
     return EventConfig(**{k: (str(v) if v is not None else None) for k, v in data.items() if k in ENV})
 
 
-def write_event(db: Path, config: EventConfig | None) -> None:
+def write_event(db: Location, config: EventConfig | None) -> None:
     """Save the event defaults (None or an empty config removes the file)."""
     path = event_file(db)
     if config is None or not config.any():
@@ -91,7 +134,7 @@ def write_event(db: Path, config: EventConfig | None) -> None:
 class LogContext:
     """Where and under which event a ruling is recorded."""
 
-    db: Path
+    db: Location
     event: str | None = None
     round: str | None = None
     table: str | None = None
@@ -99,7 +142,7 @@ class LogContext:
 
 
 def log_context(
-    db: str | Path | None = None,
+    db: str | Path | DbUrl | None = None,
     event: str | None = None,
     round: str | None = None,
     table: str | None = None,

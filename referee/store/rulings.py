@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from ..errors import UsageError
-from .db import StoreError, connect, guard, transaction
+from .backend import Backend, connect
+from .context import Location, db_path
+from .db import StoreError
 from .record import FIELDS, JSON_FIELDS, Ruling, utc_now
 
 COLUMN = {"table": "table_no"}  # `table` is an SQL keyword
@@ -20,7 +20,7 @@ def _row(r: Ruling) -> list[Any]:
     return [json.dumps(d[f], sort_keys=True) if f in JSON_FIELDS else d[f] for f in FIELDS]
 
 
-def _ruling(row: sqlite3.Row | tuple[Any, ...]) -> Ruling:
+def _ruling(row: tuple[Any, ...]) -> Ruling:
     values = {f: (json.loads(v) if f in JSON_FIELDS else v) for f, v in zip(FIELDS, row)}
     return Ruling(**values)
 
@@ -91,44 +91,52 @@ class Merged:
     conflicts: list[str] = field(default_factory=list)
 
 
-class RulingsLog:
-    """An open log. Use as a context manager: `with RulingsLog.open(path) as log: ...`."""
+_INSERT = f"INSERT INTO rulings ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})"
+_SNAPSHOT = "INSERT INTO snapshots (hash, ruleset_id, version, files) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING"
 
-    def __init__(self, path: Path, conn: sqlite3.Connection) -> None:
-        self.path = path
-        self.conn = conn
+
+class RulingsLog:
+    """An open log. Use as a context manager: `with RulingsLog.open(path) as log: ...`.
+
+    The same operations on either backend (backend.py): a file path or a postgresql:// URL.
+    """
+
+    def __init__(self, backend: Backend) -> None:
+        self.db = backend
+        self.path = backend.where  # a Path or a DbUrl; either prints without a password
 
     @classmethod
-    def open(cls, path: Path, create: bool = True) -> "RulingsLog":
-        return cls(Path(path), connect(Path(path), create))
+    def open(cls, where: Location | str, create: bool = True) -> "RulingsLog":
+        return cls(connect(db_path(where), create))
 
     def __enter__(self) -> "RulingsLog":
         return self
 
     def __exit__(self, *exc: Any) -> None:
-        self.conn.close()
+        self.db.close()
 
     # -- writing
 
     def add(self, r: Ruling, snapshot: tuple[str, str, str, bytes] | None = None) -> None:
         """Record one ruling (and the rules it was made under, the first time that version is seen)."""
-        with guard(self.path), transaction(self.conn):
-            self.conn.execute(f"INSERT INTO rulings ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})", _row(r))
+        with self.db.guard(writing=True), self.db.transaction():
+            self.db.execute(_INSERT, _row(r))
             if snapshot is not None:
-                self.conn.execute("INSERT OR IGNORE INTO snapshots (hash, ruleset_id, version, files) VALUES (?, ?, ?, ?)", snapshot)
+                self.db.execute(_SNAPSHOT, snapshot)
 
     def has_snapshot(self, hash: str) -> bool:
-        with guard(self.path):
-            return self.conn.execute("SELECT 1 FROM snapshots WHERE hash = ?", (hash,)).fetchone() is not None
+        with self.db.guard():
+            return self.db.execute("SELECT 1 FROM snapshots WHERE hash = ?", (hash,)).fetchone() is not None
 
     def snapshot(self, hash: str) -> tuple[str, str, str, bytes] | None:
-        with guard(self.path):
-            row = self.conn.execute("SELECT hash, ruleset_id, version, files FROM snapshots WHERE hash = ?", (hash,)).fetchone()
-        return tuple(row) if row else None  # type: ignore[return-value]
+        with self.db.guard():
+            row = self.db.execute("SELECT hash, ruleset_id, version, files FROM snapshots WHERE hash = ?", (hash,)).fetchone()
+        return (row[0], row[1], row[2], bytes(row[3])) if row else None
 
     def snapshots(self) -> list[tuple[str, str, str, bytes]]:
-        with guard(self.path):
-            return [tuple(r) for r in self.conn.execute("SELECT hash, ruleset_id, version, files FROM snapshots ORDER BY hash")]  # type: ignore[misc]
+        with self.db.guard():
+            rows = self.db.execute("SELECT hash, ruleset_id, version, files FROM snapshots ORDER BY hash").fetchall()
+        return [(r[0], r[1], r[2], bytes(r[3])) for r in rows]
 
     def withdraw(self, ref: str, by: str | None, reason: str) -> Ruling:
         """Mark a mistaken ruling withdrawn: it stays in the log, with who withdrew it and why."""
@@ -137,9 +145,9 @@ class RulingsLog:
         r = self.get(ref)
         if r.withdrawn:
             raise UsageError(f"ruling {r.id} was already withdrawn at {r.withdrawn_at} by {r.withdrawn_by or 'someone'}: {r.withdrawn_reason}")
-        with guard(self.path), transaction(self.conn):
-            self.conn.execute("UPDATE rulings SET withdrawn_at = ?, withdrawn_by = ?, withdrawn_reason = ? WHERE id = ? AND withdrawn_at IS NULL",
-                              (utc_now(), by, reason.strip(), r.id))
+        with self.db.guard(writing=True), self.db.transaction():
+            self.db.execute("UPDATE rulings SET withdrawn_at = ?, withdrawn_by = ?, withdrawn_reason = ? WHERE id = ? AND withdrawn_at IS NULL",
+                            (utc_now(), by, reason.strip(), r.id))
         return self.get(r.id)
 
     def merge(self, rulings: Iterable[Ruling], snapshots: Iterable[tuple[str, str, str, bytes]] = ()) -> "Merged":
@@ -152,26 +160,24 @@ class RulingsLog:
         fails halfway adds nothing.
         """
         merged = Merged()
-        insert = f"INSERT INTO rulings ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})"
+        insert = _INSERT + " ON CONFLICT DO NOTHING"  # the ruling's id is the idempotency key
         content = [i for i, f in enumerate(FIELDS) if not f.startswith("withdrawn_")]
-        with guard(self.path), transaction(self.conn):
+        with self.db.guard(writing=True), self.db.transaction():
             for r in rulings:
                 row = _row(r)
-                here = self.conn.execute(f"SELECT {', '.join(COLUMNS)} FROM rulings WHERE id = ?", (r.id,)).fetchone()
-                if here is None:
-                    self.conn.execute(insert, row)
+                if self.db.execute(insert, row).rowcount:  # new here (two importers at once: one adds it)
                     merged.added += 1
-                elif any(_row(_ruling(here))[i] != row[i] for i in content):
+                    continue
+                here = _ruling(self.db.execute(f"SELECT {', '.join(COLUMNS)} FROM rulings WHERE id = ?", (r.id,)).fetchone())
+                if any(_row(here)[i] != row[i] for i in content):
                     merged.conflicts.append(r.id)
-                elif r.withdrawn and _ruling(here).withdrawn_at is None:
-                    self.conn.execute(
+                elif r.withdrawn and here.withdrawn_at is None:
+                    self.db.execute(
                         "UPDATE rulings SET withdrawn_at = ?, withdrawn_by = ?, withdrawn_reason = ? WHERE id = ? AND withdrawn_at IS NULL",
                         (r.withdrawn_at, r.withdrawn_by, r.withdrawn_reason, r.id))
                     merged.withdrawn += 1
             for snap in snapshots:
-                kept = self.conn.execute("SELECT files FROM snapshots WHERE hash = ?", (snap[0],)).fetchone()
-                if kept is None:
-                    self.conn.execute("INSERT INTO snapshots (hash, ruleset_id, version, files) VALUES (?, ?, ?, ?)", snap)
+                self.db.execute(_SNAPSHOT, snap)  # stored rules already here are kept
         return merged
 
     # -- reading
@@ -184,11 +190,11 @@ class RulingsLog:
         if last and not filters.player:  # the player filter is applied here, after the query
             # by the time index alone (adding ", id" would sort the whole table first)
             sql = f"SELECT {', '.join(COLUMNS)} FROM rulings{where} ORDER BY recorded_at DESC LIMIT ?"
-            with guard(self.path):
-                rows = self.conn.execute(sql, [*args, last]).fetchall()
+            with self.db.guard():
+                rows = self.db.execute(sql, [*args, last]).fetchall()
             return sorted(map(_ruling, rows), key=lambda r: (r.recorded_at, r.id))
-        with guard(self.path):
-            rows = self.conn.execute(f"SELECT {', '.join(COLUMNS)} FROM rulings{where} ORDER BY recorded_at, id", args).fetchall()
+        with self.db.guard():
+            rows = self.db.execute(f"SELECT {', '.join(COLUMNS)} FROM rulings{where} ORDER BY recorded_at, id", args).fetchall()
         found = [r for r in map(_ruling, rows) if filters.keep(r)]
         return found[-last:] if last else found
 
@@ -197,8 +203,8 @@ class RulingsLog:
         if filters.player:
             return len(self.find(filters))
         where, args = filters.where()
-        with guard(self.path):
-            return int(self.conn.execute(f"SELECT count(*) FROM rulings{where}", args).fetchone()[0])
+        with self.db.guard():
+            return int(self.db.execute(f"SELECT count(*) FROM rulings{where}", args).fetchone()[0])
 
     def __iter__(self) -> Iterator[Ruling]:
         return iter(self.find())
@@ -208,8 +214,8 @@ class RulingsLog:
         ref = ref.strip().lower()
         if len(ref) < 4:
             raise UsageError(f"ruling id '{ref}' is too short; give at least 4 characters")
-        with guard(self.path):
-            rows = self.conn.execute(
+        with self.db.guard():
+            rows = self.db.execute(
                 f"SELECT {', '.join(COLUMNS)} FROM rulings WHERE instr(id, ?) > 0 LIMIT 6", (ref,)).fetchall()
         exact = [row for row in rows if row[0] == ref]
         if exact or len(rows) == 1:
@@ -259,27 +265,11 @@ def against(r: Ruling, seat: str) -> tuple[bool, list[dict[str, Any]], list[int]
     return seat in r.dead, paid, lost, owed
 
 
-# The pages a new ruling is written through: the newest entry of each b-tree it inserts into.
-_WRITE_PATH = (
-    "SELECT count(*) FROM sqlite_master",
-    "SELECT id FROM rulings ORDER BY recorded_at DESC LIMIT 1",
-    "SELECT id FROM rulings ORDER BY id DESC LIMIT 1",
-    "SELECT event FROM rulings INDEXED BY rulings_event ORDER BY event DESC, round DESC, table_no DESC LIMIT 1",
-    "SELECT hash FROM snapshots ORDER BY hash DESC LIMIT 1",
-)
-
-
-def check(path: Path) -> None:
+def check(path: Location) -> None:
     """Open (creating) the log, check it and close it: a bad --db is reported before the
-    questions, not after the ruling is read out.
-
-    Reads only the pages the new ruling will be written through, not the whole file: at an
-    event's first ruling of the day a full `PRAGMA quick_check` of a 46 MB log cost 660 ms
-    of reading from a cold disk while the table waited.
-    """
-    with RulingsLog.open(path) as log, guard(log.path):
-        for sql in _WRITE_PATH:
-            log.conn.execute(sql).fetchall()
+    questions, not after the ruling is read out."""
+    with RulingsLog.open(path) as log:
+        log.db.check()
 
 
 def record(ctx: Any, outcome: Any, players: dict[str, str], printed: str, document: dict[str, Any]) -> Ruling:
