@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import difflib
 from collections import Counter, defaultdict
+from pathlib import Path
 
 from . import model as m
 from .deadtext import dead_claims
@@ -105,6 +106,7 @@ def lint(rs: Ruleset) -> list[Problem]:
             if (sid, nid) not in reached:
                 problems.append(Problem(node_place(sid, nid), f"node '{nid}' of '{sid}' is never reached"))
 
+    problems += _lost_binds(rs, node_place)
     cyclic = _cycles(graph, node_place)
     problems += cyclic
     if not cyclic:
@@ -140,6 +142,52 @@ def _check_carry(rs: Ruleset, sid: str, goto: m.Goto, where: Place) -> list[Prob
             out.append(Problem(where, f"dead: '{role}' goes in the ruling's dead, not a goto's (it names no seat to hand on)"))
         elif known is None or known.type not in ("seat", "seats"):
             out.append(Problem(where, f"dead: '{role}' is not a seat role of '{sid}'"))
+    return out
+
+
+def _jumps(node: object) -> dict[str, m.Goto]:
+    """A node's branches that continue in another situation, by branch label."""
+    if isinstance(node, m.GotoNode):
+        return {"goto": node.target()}
+    if isinstance(node, m.QuestionNode):
+        return {label: t for label, t in node.branches() if isinstance(t, m.Goto)}
+    return {}
+
+
+def _lost_binds(rs: Ruleset, node_place) -> list[Problem]:  # type: ignore[no-untyped-def]
+    """An overlay that rewrites a node whose goto the base bound (`bind: {declarer: winner}`)
+    and leaves the bind out: the seat is asked again there, and the overlay differs from its
+    base where it meant to change nothing. Found by comparing each rewritten node with the base's."""
+    from .loader import load
+
+    if not rs.meta.extends:
+        return []
+    try:
+        base, _ = load(rs.meta.extends, near=rs.folder)
+    except Exception:  # noqa: BLE001  (a base that does not load is reported on its own)
+        return []
+    if base is None:
+        return []
+    out = []
+    for (sid, nid), origin in rs.node_origin.items():
+        was_at = base.node_origin.get((sid, nid))
+        if was_at is not None and was_at.path == origin.path or sid not in base.situations or sid not in rs.situations:
+            continue  # not rewritten here
+        old, new = base.situations[sid].nodes.get(nid), rs.situations[sid].nodes.get(nid)
+        if old is None or new is None:
+            continue
+        now = _jumps(new)
+        for label, was in _jumps(old).items():
+            jump = now.get(label)
+            if jump is None or jump.goto != was.goto:
+                continue
+            lost = {there: here for there, here in was.bind.items() if there not in jump.bind}
+            if lost:
+                binds = ", ".join(f"{k}: {v}" for k, v in lost.items())
+                who = " and the ".join(lost)
+                out.append(Problem(node_place(sid, nid, *([label] if label in ("yes", "no", "else", "goto") else ["when", label])),
+                                   f"goto {was.goto} drops the bind {base.id} gives it here, so the {who} is asked again "
+                                   f"there: add bind: {{{binds}}}"))
     return out
 
 
@@ -298,7 +346,7 @@ def _check_ruling(rs: Ruleset, sid: str, nid: str, r: m.Ruling, node_place) -> l
             out.append(Problem(where, f"{what} '{name}' is a {fact.type}, not a {' or '.join(kinds)}"))
 
     if not r.cite:
-        out.append(Problem(at("id"), f"ruling '{r.id}' cites no source"))
+        out.append(Problem(at("id"), _no_cite(rs, sid, nid, r)))
     for i, c in enumerate(r.cite):
         if c.source not in rs.sources:
             out.append(Problem(at("cite", i), f"ruling '{r.id}' cites unknown source '{c.source}'"))
@@ -340,6 +388,30 @@ def _check_ruling(rs: Ruleset, sid: str, nid: str, r: m.Ruling, node_place) -> l
             need(r.settle.bettor, ("seat",), at("settle", "bettor"), "bettor")
         need(r.settle.value, ("number",), at("settle", "value"), "value")
     return out
+
+
+def _no_cite(rs: Ruleset, sid: str, nid: str, r: m.Ruling) -> str:
+    """What to write when a ruling cites nothing. A group's own rule rests on no book, so its
+    author needs to be told the rules themselves are the source, and how to say so."""
+    origin = rs.node_origin.get((sid, nid)) or rs.situation_origin.get(sid)
+    own = origin is not None and rs.meta.extends is not None and Path(origin.path).resolve().is_relative_to(rs.folder)
+    if not own:
+        return f"ruling '{r.id}' cites no source: add cite: \"KEY: section\" with KEY from the ruleset's sources"
+    key = next((k for k, src in rs.sources.items() if k not in _base_sources(rs)), None)
+    if key:
+        return f"ruling '{r.id}' cites no source: a house rule cites your own rules, e.g. cite: \"{key}: {r.id}\""
+    return (f"ruling '{r.id}' cites no source: a house rule cites your own rules; add to ruleset.yaml "
+            f"sources: {{HOUSE: {{title: \"{rs.meta.title}\"}}}} and here cite: \"HOUSE: {r.id}\"")
+
+
+def _base_sources(rs: Ruleset) -> set[str]:
+    from .loader import load
+
+    try:
+        base, _ = load(rs.meta.extends or "", near=rs.folder)
+    except Exception:  # noqa: BLE001  (a base that does not load is reported on its own)
+        return set()
+    return set(base.sources) if base else set()
 
 
 def _check_dead_text(rs: Ruleset, sid: str, r: m.Ruling, at) -> list[Problem]:  # type: ignore[no-untyped-def]

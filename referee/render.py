@@ -133,7 +133,8 @@ def details(o: Outcome) -> list[tuple[str, list[str]]]:
         sections.append(("Notes", own))
     if others:
         sections.append(("Other sources", others))
-    sections.append(("Rule", cite_text(o.ruleset, o)))
+    if o.ruling.cite:  # a house rule may cite nothing (check says how to); no empty heading
+        sections.append(("Rule", cite_text(o.ruleset, o)))
     return sections
 
 

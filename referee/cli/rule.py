@@ -216,7 +216,7 @@ def _print_outcome(o: Any, full: bool, console: Any = None, more: str = "") -> N
     _print_sections(console, verdict_lines(o))
     if full:
         _print_sections(console, details(o))
-    else:
+    elif rule_keys(o):  # a house rule may cite nothing: no empty heading
         wrapped(console, styled(("Rule:", "bold"), " " + ", ".join(rule_keys(o))), rest="  ")
     footer = f"ruleset {rs.id} {rs.meta.version} ({rs.hash})"
     told = more_text(o)
