@@ -396,7 +396,7 @@ def _no_cite(rs: Ruleset, sid: str, nid: str, r: m.Ruling) -> str:
     origin = rs.node_origin.get((sid, nid)) or rs.situation_origin.get(sid)
     own = origin is not None and rs.meta.extends is not None and Path(origin.path).resolve().is_relative_to(rs.folder)
     if not own:
-        return f"ruling '{r.id}' cites no source: add cite: \"KEY: section\" with KEY from the ruleset's sources"
+        return f"ruling '{r.id}' cites no source"
     key = next((k for k, src in rs.sources.items() if k not in _base_sources(rs)), None)
     if key:
         return f"ruling '{r.id}' cites no source: a house rule cites your own rules, e.g. cite: \"{key}: {r.id}\""
