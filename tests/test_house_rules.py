@@ -90,6 +90,8 @@ def test_a_house_ruling_without_cite_is_told_how_to_cite_a_house_rule(tmp_path: 
 
 def test_a_house_ruling_citing_nothing_prints_no_empty_rule_heading(tmp_path: Path) -> None:
     folder = _overlay(tmp_path, "ours", CITELESS)
-    r = _cli("rule", "-r", folder, "wrong-end", "-a", "several_wrong_end=no", "-a", "wrong_end_discard_mj=yes", "--no-input")
-    assert r.exit_code == 0, r.output
-    assert "OURS-1" in r.stdout and "Rule" not in r.stdout
+    for full in ([], ["--full"]):
+        r = _cli("rule", "-r", folder, "wrong-end", "-a", "several_wrong_end=no", "-a", "wrong_end_discard_mj=yes",
+                 "--no-input", *full)
+        assert r.exit_code == 0, r.output
+        assert "OURS-1" in r.stdout and "Rule" not in r.stdout, r.stdout
