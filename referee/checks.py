@@ -32,6 +32,8 @@ def _edges(rs: Ruleset, sid: str, nid: str, node: object) -> list[tuple[str, m.T
         return node.branches()
     if isinstance(node, m.GotoNode):
         return [("goto", m.Goto.model_construct(goto=node.goto, at=node.at))]
+    if isinstance(node, m.RulingNode) and node.ruling.then is not None:
+        return [("then", node.ruling.then)]  # the case goes on after this ruling
     return []
 
 
@@ -63,7 +65,7 @@ def lint(rs: Ruleset) -> list[Problem]:
         problems += _check_may_also_be(rs, sid, sit_place)
         for nid, node in sit.nodes.items():
             for label, target in _edges(rs, sid, nid, node):
-                where = node_place(sid, nid, label if label != "goto" else "goto")
+                where = node_place(sid, nid, "ruling", "then") if label == "then" else node_place(sid, nid, label)
                 if isinstance(node, m.QuestionNode) and label not in ("yes", "no", "else"):
                     where = node_place(sid, nid, "when", label)
                 if isinstance(target, m.Goto):
@@ -217,6 +219,8 @@ def question_depths(rs: Ruleset, sid: str) -> dict[str, int]:
         node = sit.nodes.get(nid) if sit else None
         out: list[tuple[Key, frozenset[str]]] = []
         if isinstance(node, m.RulingNode):
+            # a ruling's `then` is not followed: the judge has a ruling in hand, and the questions
+            # after it are counted from the next situation's own start
             leaf[key] = node.ruling.id
         elif isinstance(node, (m.GotoNode, m.QuestionNode)):
             if isinstance(node, m.GotoNode):

@@ -68,8 +68,10 @@ def walk(rs: Ruleset, sid: str, facts: dict[str, Any]) -> Question | Reached:
         node = sit.nodes[nid]
         target: m.Target | None
         if isinstance(node, m.RulingNode):
-            return Reached(cur, nid, path, carry)
-        if isinstance(node, m.GotoNode):
+            if node.ruling.then is None:
+                return Reached(cur, nid, path, carry)
+            target = carry.passing(cur, nid, node.ruling)  # the case goes on: a goto after a ruling
+        elif isinstance(node, m.GotoNode):
             target = node.target()
         else:
             fact = node.ask
@@ -86,6 +88,7 @@ def walk(rs: Ruleset, sid: str, facts: dict[str, Any]) -> Question | Reached:
             carry.follow(target, cur)
             for name, value in target.set.items():
                 facts.setdefault(name, value)
+                carry.settled.setdefault(name, value)
             here = cur
             cur = target.goto
             if cur not in rs.situations:
@@ -148,6 +151,21 @@ def _role_order(rs: Ruleset, name: str, where: str, sid: str) -> tuple[int, ...]
     return (1,)
 
 
+def _shared_seats_in_order(rs: Ruleset, out: list[tuple[str, m.FactDef]]) -> list[tuple[str, m.FactDef]]:
+    """Seats the ruleset's facts files define once for the whole chain (winner, discarder), put in
+    the order they are defined there, in the places they hold: an overlay that rewords a ruling
+    ("{discarder} pays {winner}") does not reorder the judge's questions."""
+    shared = [i for i, (name, d) in enumerate(out) if d.type in ("seat", "seats") and rs.facts.get(name) is d]
+    if len(shared) < 2:
+        return out
+    index = list(rs.facts)
+    ordered = sorted((out[i] for i in shared), key=lambda pair: index.index(pair[0]))
+    out = list(out)
+    for i, pair in zip(shared, ordered):
+        out[i] = pair
+    return out
+
+
 def details(
     rs: Ruleset, sid: str, ruling: m.Ruling, facts: dict[str, Any] | None = None, carry: Carry | None = None
 ) -> list[tuple[str, m.FactDef]]:
@@ -160,7 +178,7 @@ def details(
         if definition is not None and all(name != seen for seen, _ in out):
             out.append((name, definition))
             order.append(_role_order(rs, name, where, sid))
-    out = [pair for _, pair in sorted(zip(order, out), key=lambda item: item[0])]
+    out = _shared_seats_in_order(rs, [pair for _, pair in sorted(zip(order, out), key=lambda item: item[0])])
     names: list[str] = []
     if ruling.settle:
         if (facts or {}).get("jokerless") == "yes":
@@ -183,13 +201,29 @@ class _AtLeaf:
 
 
 def _at_leaf(rs: Ruleset, reached: Reached, facts: dict[str, Any]) -> _AtLeaf:
+    if reached.carry.settled:  # a fact the path settled (a goto's `set`) is not asked as a detail either
+        facts = {**reached.carry.settled, **facts}
     for there, (here, _) in reached.carry.alias.items():
         if here not in facts and facts.get(there) is not None:
             facts = {**facts, here: facts[there]}  # answered under the name the goto's target uses
     node = rs.situations[reached.situation].nodes[reached.node]
     assert isinstance(node, m.RulingNode)
-    needed = details(rs, reached.situation, node.ruling, facts, reached.carry)
+    needed: list[tuple[str, m.FactDef]] = []
+    for sid, ruling, carry in [*_passed(rs, reached), (reached.situation, node.ruling, reached.carry)]:
+        for name, definition in details(rs, sid, ruling, facts, carry):
+            if all(name != seen for seen, _ in needed):  # the first ruling's roles are asked first
+                needed.append((name, definition))
     return _AtLeaf(reached, node.ruling, _only_seats(needed, facts), needed)
+
+
+def _passed(rs: Ruleset, reached: Reached) -> list[tuple[str, m.Ruling, Carry]]:
+    """The rulings the case went on from, with the carry as it stood at each."""
+    out = []
+    for sid, nid, carry in reached.carry.passed:
+        node = rs.situations[sid].nodes[nid]
+        assert isinstance(node, m.RulingNode)
+        out.append((sid, node.ruling, carry))
+    return out
 
 
 def advance(rs: Ruleset, sid: str, facts: dict[str, Any], players: dict[str, str] | None = None) -> Question | Outcome:
@@ -206,7 +240,12 @@ def advance(rs: Ruleset, sid: str, facts: dict[str, Any], players: dict[str, str
         if name not in facts:
             return Question(name, definition, cur, None, optional=True)
     used = _used(leaf.ruling, reached.path, leaf.needed, reached.carry)
-    return build_outcome(rs, sid, cur, reached.node, leaf.ruling, reached.path, facts, players or {}, reached.carry, used)
+    outcome = build_outcome(rs, sid, cur, reached.node, leaf.ruling, reached.path, facts, players or {}, reached.carry, used)
+    outcome.before = [
+        build_outcome(rs, sid, psid, pnid, ruling, reached.path, facts, players or {}, carry)
+        for (psid, pnid, _), (_, ruling, carry) in zip(reached.carry.passed, _passed(rs, reached))
+    ]
+    return outcome
 
 
 def _only_seats(needed: list[tuple[str, m.FactDef]], facts: dict[str, Any]) -> dict[str, Any]:

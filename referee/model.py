@@ -210,6 +210,9 @@ class Ruling(Strict):
     procedure: list[str] = Field(default_factory=list, description="Steps for the table, in order")
     notes: list[str] = Field(default_factory=list, description="Disagreements between sources, gaps, judgement calls")
     cite: list[Annotated[Cite, Field()]] = Field(default_factory=list, description="Sources: 'KEY' or 'KEY: section'")
+    then: "Goto | None" = Field(
+        None, description="Where the case goes on after this ruling ({goto: situation, bind, set}): the judge is carried "
+        "into that situation with every answer kept, and both rulings are printed, this one first; its dead hands stay dead")
 
     @field_validator("cite", mode="before")
     @classmethod
@@ -329,6 +332,7 @@ class FactsFile(Strict):
 
 class Expect(Strict):
     ruling: str = Field(description="Ruling id the scenario must reach")
+    before: list[str] | None = Field(None, description="Rulings the case must go on from (a ruling's `then`), in order, before the last")
     dead: list[str] | None = Field(None, description="Seats whose hands are dead")
     game: Literal["continues", "ends", "replay", "redeal"] | None = None
     payments: list[dict[str, Any]] | None = Field(None, description="[{from: seat, to: seat, amount: int}]")

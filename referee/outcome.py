@@ -55,6 +55,7 @@ class Outcome:
     settle_lines: list[str] = field(default_factory=list)
     owed: str = ""  # what is owed in words, where nothing is computed
     used: list[str] = field(default_factory=list)  # every fact the path or the ruling reads, answered or open
+    before: list["Outcome"] = field(default_factory=list)  # rulings the case went on from (`then`), first first
 
     @property
     def game(self) -> str:
@@ -67,6 +68,19 @@ class Carry:
 
     alias: dict[str, tuple[str, str]] = field(default_factory=dict)  # role there -> (role, its situation)
     dead: list[tuple[str, str]] = field(default_factory=list)
+    # rulings passed on the way (a ruling with `then`): (situation, node, the carry as it stood there)
+    passed: list[tuple[str, str, "Carry"]] = field(default_factory=list)
+    settled: dict[str, Any] = field(default_factory=dict)  # facts a goto's `set` settled on the way
+
+    def passing(self, sid: str, nid: str, ruling: m.Ruling) -> m.Goto:
+        """Note a ruling the case goes on from; its dead hands stay dead in the next situation."""
+        assert ruling.then is not None
+        self.passed.append((sid, nid, Carry(dict(self.alias), list(self.dead))))
+        for role in ruling.dead:
+            entry = self.source(role, sid)
+            if role not in m.GROUPS and entry not in self.dead:
+                self.dead.append(entry)
+        return ruling.then
 
     def source(self, name: str, sid: str) -> tuple[str, str]:
         return self.alias.get(name, (name, sid))

@@ -30,6 +30,18 @@ def party_json(p: Party) -> dict[str, Any]:
 
 def outcome_json(o: Outcome) -> dict[str, Any]:
     rs = o.ruleset
+    doc = _ruling_json(o)
+    if o.before:  # the rulings the case went on from, first first; the document's own ruling is the last
+        doc["before"] = [
+            {key: value for key, value in _ruling_json(b).items() if key not in ("referee_version", "ruleset", "path", "facts")}
+            | {"situation": {"id": b.situation, "title": rs.situations[b.situation].title}}
+            for b in o.before
+        ]
+    return doc
+
+
+def _ruling_json(o: Outcome) -> dict[str, Any]:
+    rs = o.ruleset
     return {
         "referee_version": __version__,
         "ruleset": {"id": rs.id, "version": rs.meta.version, "hash": rs.hash},
@@ -70,6 +82,24 @@ def cite_text(rs: Ruleset, o: Outcome) -> list[str]:
         title = f" ({source.title})" if source else ""
         lines.append(f"{c}{title}")
     return lines
+
+
+def earlier_lines(o: Outcome, full: bool = False) -> list[tuple[str, list[str]]]:
+    """A ruling the case went on from (`then`): what it says, whose hands it kills, what happens
+    to the tiles and the steps; with `full`, its notes and citations too. The game and the
+    payments are the last ruling's."""
+    sections: list[tuple[str, list[str]]] = [("", [o.text])]
+    if o.dead:
+        sections.append(("Dead hands", [", ".join(p.label for p in o.dead)]))
+    if o.tiles:
+        sections.append(("Tiles and jokers", o.tiles))
+    if o.procedure:
+        sections.append(("Procedure", [f"{i}. {s}" for i, s in enumerate(o.procedure, 1)]))
+    if full:
+        sections += details(o)
+    else:
+        sections.append(("Rule", [", ".join(rule_keys(o))]))
+    return sections
 
 
 def verdict_lines(o: Outcome) -> list[tuple[str, list[str]]]:

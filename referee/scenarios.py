@@ -154,6 +154,7 @@ class Result:
     loaded: Ruleset | None = None  # the ruleset replayed against, for leaf coverage
     situation: str | None = None
     published: bool = False  # the file answers a published rulings question (its `published:` key)
+    through: list[str] = field(default_factory=list)  # rulings the case went on from (`then`): reached too
 
     @property
     def passed(self) -> bool:
@@ -164,6 +165,8 @@ def compare(o: Outcome, expect: m.Expect) -> list[str]:
     out = []
     if o.ruling.id != expect.ruling:
         out.append(f"ruling: expected {expect.ruling}, got {o.ruling.id}")
+    if expect.before is not None and [b.ruling.id for b in o.before] != expect.before:
+        out.append(f"before: expected {expect.before}, got {[b.ruling.id for b in o.before]}")
     if expect.dead is not None:
         got = sorted(p.seat or p.label for p in o.dead)
         want = sorted(str(s) for s in expect.dead)
@@ -237,7 +240,8 @@ def run_file(path: Path) -> tuple[Result, Outcome | None]:
         failures = [f"{path}: no 'expect' section; this is an answers file, not a scenario"]
     else:
         failures = compare(outcome, sc.data.expect)
-    return Result(path, rs.id, outcome.ruling.id, failures, rs, sc.situation, bool(sc.data.published)), outcome
+    return Result(path, rs.id, outcome.ruling.id, failures, rs, sc.situation, bool(sc.data.published),
+                  [b.ruling.id for b in outcome.before]), outcome
 
 
 def scenario_files(paths: list[Path]) -> list[Path]:

@@ -188,7 +188,7 @@ def test_diff_sheet_lists_every_difference_referee_diff_finds() -> None:
         assert f"({s.id})" in md
         for d in s.differences:
             assert md_cell(describe(d.b, rs.scoring.unit)) in md
-    rows = [line for line in md.splitlines() if line.startswith("| ") and not line.startswith(("| When", "| ---"))]
+    rows = [line for line in md.splitlines() if line.startswith("| ") and not line.startswith(("| When |", "| --- |"))]
     assert len(rows) == sum(len(s.differences) for s in report.differing)
     html = build(rs, "html", sheet="diff", base="nmjl")
     assert html.count("<tr><td>") == len(rows)

@@ -25,7 +25,7 @@ def _reached() -> dict[str, set[str]]:
     for path in FILES:
         result, _ = run_file(path)
         if result.ruling:
-            reached.setdefault(result.ruleset, set()).add(result.ruling)
+            reached.setdefault(result.ruleset, set()).update([result.ruling, *result.through])
     return reached
 
 

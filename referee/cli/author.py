@@ -69,7 +69,7 @@ def test_(
         published += result.published
         tested.add(result.situation or "")
         if result.ruling and result.loaded is not None:
-            reached.setdefault(result.loaded.folder, (result.loaded, set()))[1].add(result.ruling)
+            reached.setdefault(result.loaded.folder, (result.loaded, set()))[1].update([result.ruling, *result.through])
         if result.passed:
             passed += 1
             if verbose:

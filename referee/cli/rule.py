@@ -204,12 +204,18 @@ def _print_outcome(o: Any, full: bool, console: Any = None, more: str = "") -> N
     """The verdict (ruling, dead hands, game, payments, tiles, steps) and the rule keys in one
     line; `full` adds the arithmetic, notes, other sources and citations. `more`: how to ask
     for them, said in the last line when they are not shown."""
-    from ..render import details, more_text, rule_keys, verdict_lines
+    from ..render import details, earlier_lines, more_text, rule_keys, verdict_lines
 
     console = console or out
     rs = o.ruleset
+    for before in o.before:  # the case went on from these rulings: each printed first, then the last
+        console.print()
+        title = rs.situations[before.situation].title
+        wrapped(console, styled((f" Ruling {before.ruling.id} ", "bold reverse"), " ", (title, "bold")), rest="  ")
+        _print_sections(console, earlier_lines(before, full))
+        wrapped(console, styled((f"Then, as '{rs.situations[o.situation].title}':", "bold")))
     title = rs.situations[o.situation].title
-    if o.situation != o.start:
+    if o.situation != o.start and not o.before:
         title += f" (reached from: {rs.situations[o.start].title})"
     console.print()
     wrapped(console, styled((f" Ruling {o.ruling.id} ", "bold reverse"), " ", (title, "bold")), rest="  ")

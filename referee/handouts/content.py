@@ -158,6 +158,16 @@ def rows(rs: Ruleset, sid: str, qs: list[Question]) -> list[Row]:
         node = rs.situations[sid].nodes.get(target)
         if isinstance(node, m.RulingNode):  # leave its seats and amounts open up front: one walk, not one a detail
             answers = {**answers, **{n: None for n, _ in details(rs, sid, node.ruling, answers) if n not in answers}}
+        if isinstance(node, m.RulingNode) and node.ruling.then is not None:
+            # the case goes on in another situation: this ruling's row, then where it continues
+            from ..outcome import build_outcome
+
+            then = node.ruling.then
+            o = build_outcome(rs, sid, sid, target, node.ruling, [], answers, {})
+            title = rs.situations[then.goto].title if then.goto in rs.situations else then.goto
+            out.append(Row(shown, o.ruling.id, f"{o.text} Then continue as '{title}'.", [p.label for p in o.dead],
+                           _money(o), GAME_SHORT[o.game]))
+            continue
         try:
             o = run(rs, sid, answers, {})
         except RefereeError as exc:  # a tree the lint would reject; say so rather than stop the print
