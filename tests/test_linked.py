@@ -40,15 +40,23 @@ def _answer_all(child, answers: dict[str, str]) -> list[str]:  # type: ignore[no
         child.sendline(answers[phrase])
 
 
+def _rest(child) -> str:  # type: ignore[no-untyped-def]
+    """The rest of the ruling, finishing at the prompt that offers more."""
+    child.expect("Enter to finish")
+    text = child.before or ""
+    child.sendline("")
+    child.expect(pexpect.EOF)
+    child.close()
+    return text
+
+
 def test_a_mahjong_that_closed_the_window_goes_on_to_the_payment_without_retyping() -> None:
     child = _spawn("claim-window")
     asked = _answer_all(child, {
         "how far": "declared", "already exposed": "no", "Mah Jongg valid": "yes", "jokerless": "no",
         "called the discard": "South", "next in turn": "North", "value of the winning hand": "30",
     })
-    child.expect(pexpect.EOF)
-    text = " Ruling " + (child.before or "")
-    child.close()
+    text = " Ruling " + _rest(child)
     assert child.exitstatus == 0, text
     # the winner of the payment is the next player: never asked again under another name
     assert not any("won" in q for q in asked), asked
@@ -64,9 +72,7 @@ def test_not_jokerless_goes_on_to_the_payment_with_jokerless_settled() -> None:
         "any joker among her 14 tiles": "yes", "How did the winner get": "self-pick",
         "Which seat won": "West", "value of the winning hand": "25",
     })
-    child.expect(pexpect.EOF)
-    text = " Ruling " + (child.before or "")
-    child.close()
+    text = " Ruling " + _rest(child)
     assert child.exitstatus == 0, text
     assert not any("jokerless" in q for q in asked), asked  # the first ruling settled it
     assert text.index("Ruling JLR-1") < text.index("Ruling VMJ-2")
