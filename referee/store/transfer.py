@@ -2,7 +2,7 @@
 
 JSON is written ASCII-only: a name's control or bidi characters travel as escapes, never raw.
 CSV cells are made safe for a spreadsheet: no cell starts as a formula, no control or bidi
-character goes out raw (they read back as they were).
+character goes out raw, and such a cell reads back exactly as it was (see `_guard`).
 
 JSON and JSONL carry the stored rules too (for replay); CSV is for spreadsheets and carries
 the rulings only. Every format reads back to the same rulings, field for field.
@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import LoadError, Place, Problem, UsageError
-from ..safe import _JSON_UNSAFE, _UNSAFE, controls
+from ..safe import _JSON_UNSAFE, _UNSAFE, _visible
 from .record import FIELDS, JSON_FIELDS, Ruling
 from .snapshot import Snapshot
 
@@ -35,7 +35,7 @@ _REQUIRED = ["id", "recorded_at", "ruleset_id", "ruleset_version", "ruleset_hash
 # A spreadsheet runs a cell that starts with one of these as a formula (OWASP "CSV injection").
 _FORMULA = ("=", "+", "-", "@", "\t", "\r")
 _TEXT = {f.name for f in fields(Ruling) if f.type == "str"}  # never None: "" reads back as ""
-_ESCAPED = re.compile(r"\\x([0-9a-f]{2})|\\u([0-9a-f]{4})")
+_ESCAPED = re.compile(r"(\\\\)|\\x([0-9a-f]{2})|\\u([0-9a-f]{4})")
 
 
 def _json_cell(value: Any) -> str:
@@ -44,24 +44,19 @@ def _json_cell(value: Any) -> str:
 
 
 def _guard(cell: str) -> str:
-    """A cell a spreadsheet shows as text: a leading formula character gets a quote before it (and a
-    leading quote another, so `_unguard` is exact); controls and bidi show as escapes, as on a terminal."""
-    cell = controls(cell)
-    return "'" + cell if cell.startswith(_FORMULA) or cell.startswith("'") else cell
-
-
-def _unguard(cell: str, text: bool = True) -> str:
-    """`_guard` undone; `text`: a plain cell, whose escapes stand for controls (in JSON they are JSON's)."""
-    if cell.startswith("'"):
-        cell = cell[1:]
-    if not text:
+    """A cell a spreadsheet shows as text. One that starts like a formula (or with a quote) or holds
+    a control or bidi character is written as a quote, then the text with backslashes doubled and
+    those characters as visible escapes (`\\x1b`, `\\u202e`), as a terminal shows them. The quote
+    marks the cell as escaped, so `_unguard` restores it exactly; any other cell is left as it is."""
+    if not cell.startswith(_FORMULA) and not cell.startswith("'") and not _UNSAFE.search(cell):
         return cell
+    return "'" + _UNSAFE.sub(_visible, cell.replace("\\", "\\\\"))
 
-    def back(m: re.Match[str]) -> str:
-        char = chr(int(m.group(1) or m.group(2), 16))
-        return char if _UNSAFE.match(char) else m.group()
 
-    return _ESCAPED.sub(back, cell) if "\\" in cell else cell
+def _unguard(cell: str) -> str:
+    if not cell.startswith("'"):
+        return cell
+    return _ESCAPED.sub(lambda m: "\\" if m.group(1) else chr(int(m.group(2) or m.group(3), 16)), cell[1:])
 
 
 def _snap_json(s: Snapshot) -> dict[str, str]:
@@ -257,7 +252,7 @@ def _csv(path: Path, text: str) -> list[Ruling]:
                 raise LoadError([Problem(place, f"expected {len(header)} columns, found {len(row)}")])
             data: dict[str, Any] = {}
             for name, cell in zip(header, row):
-                cell = _unguard(cell, text=name not in JSON_FIELDS)
+                cell = _unguard(cell)
                 if name in JSON_FIELDS:
                     try:
                         data[name] = json.loads(cell)
