@@ -402,9 +402,11 @@ def _asks_for(name: str, outcome: Any) -> str:
 
 def _record(log_to: Any, outcome: Any, players: dict[str, str], as_json: bool, document: dict[str, Any]) -> None:
     from ..safe import dumps
+    from ..store.db import BUSY_MS, when_busy
     from ..store.rulings import record
 
     printed = dumps(document) if as_json else _full_text(outcome)  # the log keeps the notes and citations too
-    r = record(log_to, outcome, players, printed, document)
+    with when_busy(lambda: err.print(f"referee: the rulings log is busy (another referee is writing); retrying for up to {BUSY_MS // 1000} s...")):
+        r = record(log_to, outcome, players, printed, document)
     where = ", ".join(x for x in (r.event, r.round and f"round {r.round}", r.table and f"table {r.table}") if x)
     err.print(f"[dim]logged {r.id[-8:]}" + (f" ({safe(where)})" if where else "") + f" in {safe(log_to.db)}[/]")

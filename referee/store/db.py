@@ -6,9 +6,11 @@ versioned with `PRAGMA user_version` and migrated when a log is opened.
 from __future__ import annotations
 
 import contextlib
+import contextvars
+import os
 import sqlite3
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 from ..errors import RefereeError
 
@@ -70,16 +72,36 @@ def _check_file(path: Path) -> None:
         raise refuse(path, "is not a rulings log (not an SQLite database)")
 
 
+def unwritable(path: Path) -> str | None:
+    """Why this process cannot write the log (its folder, or the file), or None when it can."""
+    folder = path.parent if path.parent.exists() else next((p for p in path.parents if p.exists()), path.parent)
+    for target in ([path] if path.exists() else []) + [folder]:
+        if not os.access(target, os.W_OK):
+            try:
+                readonly = bool(os.statvfs(target).f_flag & os.ST_RDONLY)
+            except (OSError, AttributeError):  # no statvfs on Windows
+                readonly = False
+            what = "the folder" if target == folder else "the file"
+            return f"{what} {target} is on a read-only file system" if readonly else f"you may not write {what} {target}"
+    return None
+
+
 def connect(path: Path, create: bool = True) -> sqlite3.Connection:
     """An open, migrated log; a StoreError (one line) for anything that is not one.
 
     Without `create`, a missing file is an error rather than a new empty log (a mistyped
-    --db should not quietly show an empty log).
+    --db should not quietly show an empty log), and a log this process may not write is
+    opened read-only: the judge can still list and export it.
     """
     path = Path(path)
     _check_file(path)
     if not create and not path.exists():
         raise StoreError(f"no rulings log at {path} yet; 'referee rule --table N' or 'referee log event NAME' starts one")
+    why = unwritable(path)
+    if why is not None:
+        if create:
+            raise StoreError(f"{path}: cannot record rulings here: {why}; use another --db or REFEREE_DB")
+        return _read_only(path, why)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -94,6 +116,9 @@ def connect(path: Path, create: bool = True) -> sqlite3.Connection:
         if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":  # once per file; it persists
             conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = NORMAL")  # durable in WAL mode, except on power loss
+    except sqlite3.OperationalError as exc:  # locked, unwritable, out of space: not damage
+        conn.close()
+        raise StoreError(f"{path}: cannot open the rulings log ({_cause(exc)})") from None
     except sqlite3.DatabaseError as exc:
         conn.close()
         raise refuse(path, f"is damaged or not a rulings log ({exc})") from None
@@ -101,6 +126,53 @@ def connect(path: Path, create: bool = True) -> sqlite3.Connection:
         conn.close()
         raise
     return conn
+
+
+def _read_only(path: Path, why: str) -> sqlite3.Connection:
+    """The log opened for reading only. WAL needs its -shm file; where none can be made (a folder
+    the judge may not write) the file is read as immutable, which is safe because no process of
+    this user can be writing it either."""
+    uri = path.resolve().as_uri()
+    last: Exception | None = None
+    for query in ("mode=ro", "mode=ro&immutable=1"):
+        try:
+            conn = sqlite3.connect(f"{uri}?{query}", uri=True, timeout=BUSY_MS / 1000, isolation_level=None)
+        except sqlite3.Error as exc:
+            last = exc
+            continue
+        try:
+            conn.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
+            app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+        except sqlite3.OperationalError as exc:
+            conn.close()
+            last = exc
+            continue
+        except sqlite3.DatabaseError as exc:
+            conn.close()
+            raise refuse(path, f"is damaged or not a rulings log ({exc})") from None
+        if app_id != APPLICATION_ID:
+            conn.close()
+            raise refuse(path, "is not a rulings log")
+        if version != SCHEMA_VERSION:
+            conn.close()
+            raise StoreError(f"{path}: this log has schema {version} and this referee reads {SCHEMA_VERSION}; "
+                             f"it cannot be upgraded because {why}")
+        return conn
+    raise StoreError(f"{path}: cannot open the rulings log to read it ({last}); {why}")
+
+
+def _busy(exc: sqlite3.Error) -> bool:
+    return getattr(exc, "sqlite_errorcode", None) in (5, 6) or "locked" in str(exc)  # SQLITE_BUSY, _LOCKED
+
+
+def _cause(exc: sqlite3.Error) -> str:
+    """SQLite's reason, with the one a judge can act on named plainly."""
+    if _busy(exc):
+        return f"another program has held it busy for {BUSY_MS // 1000} s"
+    if getattr(exc, "sqlite_errorcode", None) == 8 or "readonly" in str(exc):  # SQLITE_READONLY
+        return "it is read-only here"
+    return str(exc)
 
 
 def _migrate(conn: sqlite3.Connection, path: Path) -> None:
@@ -126,10 +198,44 @@ def _migrate(conn: sqlite3.Connection, path: Path) -> None:
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
+# Set by a command that has a judge waiting (`when_busy`): called once, at once, when another
+# process holds the write lock, before waiting up to BUSY_MS for it.
+_WAITING: contextvars.ContextVar[Callable[[], None] | None] = contextvars.ContextVar("waiting", default=None)
+QUICK_MS = 250  # how long a lock may be held before the judge is told the log is busy
+
+
+@contextlib.contextmanager
+def when_busy(notice: Callable[[], None]) -> Iterator[None]:
+    """Within this block, a transaction that finds the log locked calls `notice` before it waits."""
+    token = _WAITING.set(notice)
+    try:
+        yield
+    finally:
+        _WAITING.reset(token)
+
+
+def _begin(conn: sqlite3.Connection) -> None:
+    notice = _WAITING.get()
+    if notice is None:
+        conn.execute("BEGIN IMMEDIATE")
+        return
+    conn.execute(f"PRAGMA busy_timeout = {QUICK_MS}")
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        return
+    except sqlite3.OperationalError as exc:
+        if not _busy(exc):
+            raise
+    finally:
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
+    notice()
+    conn.execute("BEGIN IMMEDIATE")
+
+
 @contextlib.contextmanager
 def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     """All or nothing; takes the write lock up front so a busy log waits rather than fails midway."""
-    conn.execute("BEGIN IMMEDIATE")
+    _begin(conn)
     try:
         yield conn
     except BaseException:
@@ -144,6 +250,6 @@ def guard(path: Path) -> Iterator[None]:
     try:
         yield
     except sqlite3.OperationalError as exc:
-        raise StoreError(f"{path}: the rulings log could not be used ({exc})") from None
+        raise StoreError(f"{path}: the rulings log could not be used ({_cause(exc)})") from None
     except sqlite3.DatabaseError as exc:
         raise refuse(path, f"is damaged ({exc})") from None

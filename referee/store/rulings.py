@@ -278,9 +278,13 @@ def record(ctx: Any, outcome: Any, players: dict[str, str], printed: str, docume
     from .snapshot import capture
 
     r = from_outcome(outcome, ctx, players, printed, document)
-    with RulingsLog.open(ctx.db) as log:
-        snap = None if log.has_snapshot(r.ruleset_hash) else capture(outcome.ruleset)
-        log.add(r, snap)
+    try:
+        with RulingsLog.open(ctx.db) as log:
+            snap = None if log.has_snapshot(r.ruleset_hash) else capture(outcome.ruleset)
+            log.add(r, snap)
+    except (StoreError, OSError) as exc:  # the ruling is on the screen already: say plainly it is not in the log
+        why = exc.message if isinstance(exc, StoreError) else f"{exc.filename}: {exc.strerror}"
+        raise StoreError(f"the ruling above was NOT recorded: {why}") from None
     return r
 
 
