@@ -183,7 +183,7 @@ def test_a_seat_clash_asks_that_seat_again_not_a_later_answer() -> None:
         child.sendline("East,West")
         child.expect("Which seat declared Mah Jongg")
         child.sendline("West")  # the declarer is not one of the throwers
-        child.expect("declarer: West is already one of the exposers; the declarer is another player")
+        child.expect("Which seat declared Mah Jongg\\? West is already one of the exposers; the declarer is another player")
         child.expect("answer")
         child.sendline("North")
         child.expect("value")

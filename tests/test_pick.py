@@ -29,13 +29,21 @@ def test_enter_takes_the_best_match() -> None:
 @pytest.mark.parametrize("lines", [
     "wrong end\nback\nfalse mahj\n1\n",  # back from the matches
     "list\n\nfalse-call\n",  # Enter after the list
-    "wrong end\n1\nback\nfalse mahj\n1\n",  # back from the first question
+    "wrong end\n1\nback\nback\nfalse mahj\n1\n",  # back from the first question, then from its matches
 ])
 def test_what_happened_is_asked_again(lines: str) -> None:
     r = pick(lines + FALSE_CALL_NOTHING)
     assert r.exit_code == 0, r.output
     assert r.output.count("What happened?") == 2
     assert "HF-1" in r.stdout  # the ruling, on stdout
+
+
+def test_back_from_the_first_question_shows_the_same_matches() -> None:
+    r = pick("wrong end\n1\nback\nfalse mahj\n1\n" + FALSE_CALL_NOTHING)
+    assert r.exit_code == 0, r.output
+    assert r.output.count("What happened?") == 1 and r.output.count("Which one?") == 3
+    assert r.output.count("Picked from the wrong end of the wall") == 2  # the list, shown again
+    assert "HF-1" in r.stdout
 
 
 def test_new_words_search_again() -> None:

@@ -16,14 +16,19 @@ from .show import is_terminal, styled, wrap, wrapped
 QUIT = ("q", "quit", "exit")
 
 
-def _pick_situation(rs: Any, words: str | None, no_input: bool) -> str:
-    if words and words in rs.situations:
+def _pick_situation(rs: Any, words: str | None, no_input: bool, shown_for: list[str] | None = None) -> str:
+    """The situation's id. `shown_for`, when given, gets the words whose matches the judge chose
+    from (or 'list'), so `back` at the first question can show that list again."""
+    again = bool(shown_for)  # back from the first question: the same list, not a shortcut past it
+    if again:
+        words = shown_for.pop()
+    elif words and words in rs.situations:
         return words  # an id: no search, and no situation built but this one
     from ..answers import is_index
     from ..search import exact, search
 
     sits = list(rs.situations.values())
-    if words:
+    if words and not again:
         hit = exact(sits, words)
         if hit:
             return hit.id
@@ -65,6 +70,8 @@ def _pick_situation(rs: Any, words: str | None, no_input: bool) -> str:
             span = "1" if len(shown) == 1 else f"a number from 1 to {len(shown)}"
             ask.print(f"[yellow]Nothing is numbered {safe(choice)};[/] choose {span}, or type new words.")
             choice = _ask_line(f"Which one? (number, {enter}or new words; back, list, q)").strip()
+        if shown_for is not None and (choice == "" and not listed or is_index(choice, len(shown))):
+            shown_for.append(words)
         if choice == "" and not listed:
             return shown[0].id
         if is_index(choice, len(shown)):
@@ -154,9 +161,30 @@ def _prompt(q: Any, number: int, situation_help: str, players: dict[str, str]) -
         try:
             if options and is_index(raw, len(options)) and d.type != "choice":
                 raw = options[int(raw) - 1][0]
+            elif d.type in ("seat", "seats"):
+                raw = ", ".join(_seat_by_name(part, players) for part in raw.split(","))
             return normalize(q.fact, d, raw)
         except UsageError as exc:
-            wrapped(ask, exc.message, style="red")
+            wrapped(ask, _in_words(exc.message, q), style="red")
+
+
+def _seat_by_name(typed: str, players: dict[str, str]) -> str:
+    """The seat of a player named as the list shows her ('cy', 'West (Cy)'); else what was typed."""
+    from ..model import SEATS
+
+    key = " ".join(typed.split()).lower()
+    named = [s for s, name in players.items() if s in SEATS and key in (" ".join(name.split()).lower(), f"{s} ({name})".lower())]
+    return named[0] if len(named) == 1 else typed.strip()
+
+
+def _in_words(message: str, q: Any) -> str:
+    """An answer's error as the judge reads it: the question's words, not the fact's id
+    ('declared_value: ...' was meaningless at the table)."""
+    prefix = f"{q.fact}: "
+    if not message.startswith(prefix):
+        return message
+    rest = message[len(prefix):]
+    return f"{q.definition.ask} {rest[:1].upper()}{rest[1:]}."
 
 
 def _help_for(q: Any, situation_help: str) -> str:
@@ -194,7 +222,7 @@ def _resolve(rs: Any, sid: str, facts: dict[str, Any], players: dict[str, str], 
         try:  # e.g. two roles on one seat: refuse this answer and ask this question again
             check_answer(rs, sid, {**facts, step.fact: answer}, step.fact)
         except UsageError as exc:
-            wrapped(ask, exc.message, style="red")
+            wrapped(ask, _in_words(exc.message, step), style="red")
             continue
         facts[step.fact] = answer
         asked.append(step.fact)
@@ -347,8 +375,9 @@ def rule(
     # 'back' at the first question returns to the situation choice, unless answers were given
     # for this situation up front (they would not fit another)
     may_leave = not no_input and sc is None and not answer and not seat and situation not in rs.situations
+    shown_for: list[str] = []  # the words whose list of matches the judge chose from, for 'back'
     while True:
-        sid = _pick_situation(rs, situation, no_input)
+        sid = _pick_situation(rs, situation, no_input, shown_for if may_leave else None)
         if sc is not None:
             sc.situation = sid
             file_facts, players = facts_of(rs, sc)

@@ -1,0 +1,105 @@
+"""The prompt at the table (issue 18), in a pseudo-terminal at a phone's and a laptop's width:
+the verdict first with 'more' for the rest, seats answered by the player's name, errors in the
+question's words, and `back` from the first question to the matches just shown."""
+from __future__ import annotations
+
+import os
+import re
+import sys
+
+import pytest
+
+pexpect = pytest.importorskip("pexpect")
+
+TIMEOUT = 20
+WIDTHS = [40, 100]
+
+
+def spawn(columns: int, *args: str):  # type: ignore[no-untyped-def]
+    env = {**os.environ, "NO_COLOR": "1", "TERM": "dumb", "COLUMNS": str(columns), "PYTHONUNBUFFERED": "1"}
+    return pexpect.spawn(sys.executable, ["-m", "referee", *args, "--no-log"], env=env, encoding="utf-8",
+                         timeout=TIMEOUT, dimensions=(40, columns))
+
+
+def flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def finish(child) -> tuple[int | None, str]:  # type: ignore[no-untyped-def]
+    child.expect(pexpect.EOF)
+    rest = child.before or ""
+    child.close()
+    return child.exitstatus, rest
+
+
+@pytest.mark.parametrize("columns", WIDTHS)
+def test_seats_by_name_errors_in_words_and_more_after_the_verdict(columns: int) -> None:
+    child = spawn(columns, "rule", "mahjong-in-error", "-a", "others_acted=two", "-p", "West=Cy", "-p", "North=Ruth Anne")
+    try:
+        child.expect("exposed or threw in")
+        child.expect(r"answer \(")
+        child.sendline("cy, east")  # a name as the list shows it, beside a seat
+        child.expect("declared Mah Jongg")
+        child.expect(r"answer \(")
+        child.sendline("RUTH ANNE")
+        child.expect("value")
+        child.expect(r"answer \(")
+        child.sendline("40c")
+        child.expect(r"answer \(")
+        said = flat(child.before)
+        assert "declared_value" not in said  # the fact's id means nothing at the table
+        assert "What value did the declarer claim" in said and "'40c' is not a whole number" in said
+        child.sendline("40")
+        child.expect("Enter to finish")
+        verdict = flat(child.before)
+        assert "East and West (Cy) exposed" in verdict and "North (Ruth Anne) pays South 80" in verdict
+        assert "Rule: AMJA-MJERR, CARD, S-415, S-055" in verdict
+        assert "Mah Jongg Made Easy" not in verdict  # the citations wait for 'more'
+        child.sendline("more")
+        status, rest = finish(child)
+    finally:
+        if child.isalive():
+            child.terminate(force=True)
+    assert status == 0
+    assert "quoting Mah Jongg Made Easy" in flat(rest) and "Notes:" in rest
+    assert all(len(line) <= columns for line in rest.splitlines())
+
+
+@pytest.mark.parametrize("columns", WIDTHS)
+def test_back_at_the_first_question_shows_the_matches_again(columns: int) -> None:
+    child = spawn(columns, "rule")
+    try:
+        child.expect("What happened")
+        child.sendline("bogus mahj")
+        child.expect("Which one")
+        matches = re.findall(r"\((\w[\w-]+)\)", child.before)
+        child.sendline("2")
+        child.expect(r"answer \(")
+        child.sendline("back")
+        child.expect("Which one")
+        again = re.findall(r"\((\w[\w-]+)\)", child.before)
+        assert "What happened" not in child.before
+        child.sendline("1")  # and a choice from it works as before
+        child.expect(r"answer \(")
+        child.sendline("q")
+        status, _ = finish(child)
+    finally:
+        if child.isalive():
+            child.terminate(force=True)
+    assert status == 0
+    assert matches and again[-len(matches):] == matches
+
+
+@pytest.mark.parametrize("columns", WIDTHS)
+def test_back_after_an_exact_title_asks_what_happened(columns: int) -> None:
+    child = spawn(columns, "rule", "wrong", "wall")  # a title typed exactly: no list was shown
+    try:
+        child.expect(r"answer \(")
+        child.sendline("back")
+        child.expect("What happened")
+        child.sendline("q")
+        status, _ = finish(child)
+    finally:
+        if child.isalive():
+            child.terminate(force=True)
+    assert status == 0
