@@ -53,6 +53,11 @@ class Settlement:
     lines: list[str] = field(default_factory=list)
 
     scores: list["Score"] = field(default_factory=list)
+    # for `referee pay`, which names each payer once: what applies to every seat (hand value,
+    # doublings), and per seat (or Bettor) who she is and why, and her own arithmetic
+    terms: list[str] = field(default_factory=list)
+    who: dict[str, str] = field(default_factory=dict)
+    worked: dict[str, str] = field(default_factory=dict)
 
     def totals(self) -> dict[str, int]:
         """Net per seat (and the bettor); only for payments whose seats and amounts are known.
@@ -155,7 +160,9 @@ def standard(
                          else "won by a joker exchange: paid like a discard win with no discarder")
     jokerless = _jokerless(how, jokerless, out.lines)
     factor = _factors(scoring, jokerless, singles_and_pairs, dice_doubles, out.lines)
+    out.terms = list(out.lines)
     win = Party("winner", winner, names.get(winner))
+    out.who[winner] = _who(winner, names.get(winner))
     for seat in SEATS:
         if seat == winner:
             continue
@@ -169,15 +176,17 @@ def standard(
         formula = f"{times * factor} x {value}"
         out.payments.append(Payment(Party(role, seat, names.get(seat)), win, amount, formula))
         tags = [t for t, on in (("discarder", role == "discarder"), ("dead, pays like any loser", seat in dead)) if on]
-        out.lines.append(f"{_who(seat, names.get(seat), *tags)}: {times} x {value}"
-                         + (f" x {factor}" if factor != 1 else "") + f" = {amount}")
+        out.who[seat] = _who(seat, names.get(seat), *tags)
+        out.worked[seat] = f"{times} x {value}" + (f" x {factor}" if factor != 1 else "")
+        out.lines.append(f"{out.who[seat]}: {out.worked[seat]} = {amount}")
     if bettor_on == WALL_BET:
         bet = Party("bettor", BETTOR, names.get(BETTOR))
         times = scoring.self_pick_times if self_pick else scoring.others_times
         wall_bet = Payment(bet, win, value * times * factor, f"{times * factor} x {value}")
         out.payments.append(wall_bet)
-        out.lines.append(f"{_who(BETTOR, bet.name, 'bet on a wall game')} pays like a player who did not discard: "
-                         f"{wall_bet.amount}")
+        out.who[BETTOR] = _who(BETTOR, bet.name, 'bet on a wall game')
+        out.worked[BETTOR] = f"{times} x {value}" + (f" x {factor}" if factor != 1 else "") + ", like a player who did not discard"
+        out.lines.append(f"{out.who[BETTOR]} pays like a player who did not discard: {wall_bet.amount}")
     elif bettor_on:
         if bettor_on not in SEATS:
             from .errors import UsageError
@@ -186,6 +195,8 @@ def standard(
         bet = Party("bettor", BETTOR, names.get(BETTOR))
         bettor = _who(BETTOR, bet.name, f"bet on {bettor_on}")
         like = _who(bettor_on, names.get(bettor_on))
+        out.who[BETTOR] = bettor
+        out.worked[BETTOR] = f"{out.worked.get(bettor_on, '')}, like {like}".lstrip(", ")
         extra = []
         for p in out.payments:
             if p.payer.seat == bettor_on:
@@ -263,8 +274,10 @@ def points(
     if total is not None:
         total += bonus
     formula = str(total) if total is not None else " ".join(parts)
+    out.terms = list(out.lines)
     out.scores.append(Score(Party("winner", winner, names.get(winner)), total, formula))
-    out.lines.append(f"{_who(winner, names.get(winner), 'winner')}: {formula}")
+    out.who[winner] = _who(winner, names.get(winner), 'winner')
+    out.lines.append(f"{out.who[winner]}: {formula}")
     for seat in SEATS:
         if seat == winner:
             continue
@@ -277,12 +290,14 @@ def points(
             pen = discarder_penalty(scoring, exposures)
             out.scores.append(Score(party, pen, str(pen)))
             had = f"winner had {exposures} exposure{'s' if exposures != 1 else ''}"
-            out.lines.append(f"{_who(seat, party.name, 'discarder', had)}: {pen:+d}" if pen
-                             else f"{_who(seat, party.name, 'discarder', had)}: 0")
+            out.who[seat] = _who(seat, party.name, 'discarder', had)
+            out.lines.append(f"{out.who[seat]}: {pen:+d}" if pen else f"{out.who[seat]}: 0")
         elif seat in dead:
             out.scores.append(Score(Party("dead", seat, names.get(seat)), scoring.dead_points, str(scoring.dead_points)))
-            out.lines.append(f"{_who(seat, names.get(seat), 'dead')}: {scoring.dead_points}")
+            out.who[seat] = _who(seat, names.get(seat), 'dead')
+            out.lines.append(f"{out.who[seat]}: {scoring.dead_points}")
         else:
             out.scores.append(Score(party, 0, "0"))
-            out.lines.append(f"{_who(seat, party.name, *(['discarder'] if seat == discarder else []))}: 0")
+            out.who[seat] = _who(seat, party.name, *(['discarder'] if seat == discarder else []))
+            out.lines.append(f"{out.who[seat]}: 0")
     return out

@@ -129,8 +129,28 @@ def test_pay_command_money(cli):
             "--player", "East=Ruth", "--dead", "North")
     assert r.exit_code == 0, r.output
     assert "jokerless: x2" in r.output
-    assert "West (discarder): 2 x 30 x 2 = 120" in r.output
-    assert "East (Ruth)" in r.output and "+240" in r.output
+    assert "West (discarder) pays East (Ruth) 120 (2 x 30 x 2)" in r.output
+    assert "North (dead, pays like any loser) pays East (Ruth) 60 (1 x 30 x 2)" in r.output
+    assert "East (Ruth) collects 240" in r.output
+    # each payer once: one line, whom she pays, how much, and the arithmetic once
+    for seat in ("South", "West", "North"):
+        assert sum(line.lstrip().startswith(seat) for line in r.stdout.splitlines()) == 1, r.stdout
+
+
+def test_pay_names_a_payer_of_two_once(cli):
+    r = cli("pay", "--winner", "N", "--how", "self-pick", "--value", "25", "--bettor", "North", "-p", "Bettor=Fi")
+    assert r.exit_code == 0, r.output
+    assert "East pays North 50 and Bettor (Fi) 50 (2 x 25 each)" in r.stdout
+    assert "Bettor (Fi, bet on North) collects 150" in r.stdout
+
+
+def test_pay_points_names_each_seat_once(cli):
+    r = cli("pay", "-r", "tournament", "--winner", "N", "--how", "discard", "--discarder", "E", "--value", "25",
+            "--exposures", "2")
+    assert r.exit_code == 0, r.output
+    assert "East (discarder, winner had 2 exposures) -20" in r.stdout and "North (winner) +25" in r.stdout
+    for seat in ("East", "South", "West", "North"):
+        assert sum(line.lstrip().startswith(seat) for line in r.stdout.splitlines()) == 1, r.stdout
 
 
 def test_pay_command_json_and_bettor(cli):

@@ -1,7 +1,7 @@
 """Comparing rulesets and settling a Mah Jongg: diff, pay."""
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 
@@ -58,6 +58,21 @@ def diff_(
     out.print()
     wrapped(out, f"{n} differing path{'s' if n != 1 else ''} in {len(report.differing)} situation{'s' if len(report.differing) != 1 else ''}; "
             f"{report.paths} paths compared; seats and values assumed where a ruling needs them (see --json 'assumed').")
+
+def payer_lines(result: Any) -> list[str]:
+    """One line a payer, whom she pays how much, and her arithmetic once: 'East (discarder) pays
+    North 100 (2 x 25 x 2)'. A payer of two (the winner and a bettor on her) is one line."""
+    by_payer: dict[str, list[Any]] = {}
+    for p in result.payments:
+        by_payer.setdefault(p.payer.seat or p.payer.label, []).append(p)
+    lines = []
+    for seat, paid in by_payer.items():
+        whom = " and ".join(f"{p.payee.label} {p.amount if p.amount is not None else p.formula}" for p in paid)
+        worked = result.worked.get(seat) or paid[0].formula
+        each = " each" if len(paid) > 1 else ""
+        lines.append(f"{result.who.get(seat, paid[0].payer.label)} pays {whom} ({worked}{each})")
+    return lines
+
 
 def _bet(raw: str | None) -> str | None:
     """--bettor: a seat, or 'wall' for a bet on a wall game."""
@@ -143,18 +158,20 @@ def pay(
             "names": names,
         })
         return
-    label = lambda s: f"{s} ({names[s]})" if s in names else s  # noqa: E731
     wrapped(out, styled(("Settlement · " + rs.meta.title, "bold")), rest="  ")
-    for line in result.lines:
+    for line in result.terms:
         wrapped(out, line, first="  ", rest="    ")
-    if result.payments:
+    if sc.kind == "points":
+        out.print("[bold]Points:[/]")
+        for s in result.scores:  # each seat once, with why she scores what she scores
+            seat = s.party.seat or ""
+            shown = "open" if s.points is None else f"{s.points:+d}" if s.points else "0"
+            wrapped(out, f"{result.who.get(seat, s.party.label)} {shown}", first="  ", rest="    ")
+    else:
         out.print(f"[bold]Payments ({safe(sc.unit)}):[/]")
-        for p in result.payments:
-            wrapped(out, p.text, first="  ", rest="    ")
-    out.print(f"[bold]Totals ({safe(sc.unit)}):[/]")
-    shown = {s: safe(label(s)) for s in totals}
-    name_width = max(16, *(len(t) for t in shown.values()))
-    amount_width = max(len(f"{n:+d}") for n in totals.values())
-    for s, n in totals.items():  # amounts right-aligned so the signs and digits line up
-        out.print(f"  {shown[s]:<{name_width}} {n:>+{amount_width}d}")
+        for line in payer_lines(result):
+            wrapped(out, line, first="  ", rest="    ")
+        for seat, n in totals.items():
+            if n > 0:
+                wrapped(out, f"{result.who.get(seat, seat)} collects {n}", first="  ", rest="    ")
     out.print(f"[dim]ruleset {safe(rs.id)} {safe(rs.meta.version)} ({rs.hash})[/]")
