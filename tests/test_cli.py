@@ -313,7 +313,9 @@ def test_typed_answers_keep_json_valid_and_prompts_off_stdout() -> None:
 def test_interactive_refuses_a_bad_value_and_asks_again() -> None:
     r = house("rule", "false-call", input="seven\n1\n\n")
     assert r.code == 0, r.output
-    assert "not one of the choices" in r.stderr
+    said = " ".join(r.stderr.split())
+    assert "What did the other players do before the hand was checked? 'seven' is not one of the choices" in said
+    assert "others_acted" not in said  # the question's words, not the fact's id
     assert "HF-1" in r.stdout
 
 
