@@ -354,6 +354,12 @@ def _check_ruling(rs: Ruleset, sid: str, nid: str, r: m.Ruling, node_place) -> l
     for i, c in enumerate(r.cite):
         if c.source not in rs.sources:
             out.append(Problem(at("cite", i), f"ruling '{r.id}' cites unknown source '{c.source}'"))
+        else:
+            missing = _unknown_sections(rs.sources[c.source], c.section)
+            if missing:
+                hint = difflib.get_close_matches(missing, rs.sources[c.source].sections, n=1, cutoff=0.5)
+                also = f"; did you mean '{hint[0]}'?" if hint else ""
+                out.append(Problem(at("cite", i), f"ruling '{r.id}' cites '{missing}', which is not a section of {c.source}{also}"))
     for i, text in enumerate([r.says, r.owed, *r.tiles, *r.procedure, *r.notes]):
         for name in PLACEHOLDER.findall(text):
             if name not in SCORING_NUMBERS and rs.fact(name, sid) is None:
@@ -444,3 +450,16 @@ def _check_may_also_be(rs: Ruleset, sid: str, sit_place) -> list[Problem]:  # ty
                     out.append(Problem(sit_place(sid, section, name, "may_also_be"),
                                        f"may_also_be: '{other}' is not a seat role or seats fact of '{sid}'"))
     return out
+
+
+def _unknown_sections(source: m.Source, section: str) -> str:
+    """The first part of a cited section ('A; B', each maybe followed by '(what it says)') that is
+    none of the headings the source lists; '' when all are, or when it lists none."""
+    if not source.sections or not section:
+        return ""
+    known = [h.casefold() for h in source.sections]
+    for part in (p.strip() for p in section.split(";")):
+        bare = part.casefold()
+        if not any(bare == h or bare.startswith(h + " (") for h in known):
+            return part
+    return ""

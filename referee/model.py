@@ -33,6 +33,10 @@ class Source(Strict):
     title: str = Field(description="Title of the source document")
     url: str | None = Field(None, description="Where the source can be read")
     note: str | None = Field(None, description="How complete our reading of it is, or what it covers")
+    sections: list[str] = Field(
+        default_factory=list,
+        description="The source's own headings, where we have read them: a ruling that cites a section of "
+        "this source must name one of these (lint), so a citation cannot point at a heading that does not exist")
 
 
 class ExposurePenalty(Strict):

@@ -171,3 +171,19 @@ def test_nobody_pays_is_not_printed_where_amounts_are_not_computed(sid: str, fac
     lines = dict(outcome_lines(_rule(sid, facts)))
     assert lines.get("Payments") != ["nobody pays"], lines.get("Payments")
     assert lines.get("Payments"), "the ruling says nothing about what is owed"
+
+
+def test_lint_reports_a_cited_section_the_source_does_not_have() -> None:
+    # DJ-3 once cited an AMJA heading that does not exist; the source's own headings catch that
+    rs = dataclasses.replace(load_strict("nmjl"))
+    rs.situations = dict(rs.situations)
+    sit = rs.situations["discarded-joker"]
+    nid = next(n for n, node in sit.nodes.items() if isinstance(node, m.RulingNode) and node.ruling.id == "DJ-3")
+    node = sit.nodes[nid]
+    assert isinstance(node, m.RulingNode)
+    cite = [m.Cite(source="AMJA-CLAIM", section="Committing to a Claim"), m.Cite(source="AMJA-CLAIM", section="Window of Opportunity (closes)")]
+    wrong = node.model_copy(update={"ruling": node.ruling.model_copy(update={"cite": cite})})
+    rs.situations["discarded-joker"] = sit.model_copy(update={"nodes": {**sit.nodes, nid: wrong}})
+    messages = [p.message for p in lint(rs) if "DJ-3" in p.message]
+    assert messages == ["ruling 'DJ-3' cites 'Committing to a Claim', which is not a section of AMJA-CLAIM; "
+                        "did you mean 'Committing to Claim a Tile for an Exposure'?"], messages
