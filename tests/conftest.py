@@ -72,3 +72,36 @@ def _private_log(_log_dirs, monkeypatch):
     here = root / str(next(counter))
     here.mkdir()
     monkeypatch.setenv("REFEREE_DB", str(here / "rulings.db"))
+
+
+@pytest.fixture(scope="session")
+def pg_server():
+    """A PostgreSQL server of the test run's own (tests/pgserver.py), or a skip that says why not."""
+    import pgserver
+
+    why = pgserver.unavailable()
+    if why:
+        pytest.skip(f"PostgreSQL tests skipped: {why}")
+    server = pgserver.start()
+    yield server
+    server.stop()
+
+
+_databases = itertools.count()
+
+
+@pytest.fixture
+def pg_url(pg_server) -> str:
+    """A fresh, empty database on the test server: its postgresql:// URL (over the unix socket)."""
+    name = f"t{os.getpid()}_{next(_databases)}"
+    pg_server.sql(f"CREATE DATABASE {name}")
+    return pg_server.url(name)
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def log_at(request, tmp_path: Path) -> str:
+    """Where a log lives, once per backend: a file path, then a postgresql:// URL. The same
+    store tests run against both."""
+    if request.param == "sqlite":
+        return str(tmp_path / "rulings.db")
+    return request.getfixturevalue("pg_url")

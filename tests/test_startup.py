@@ -5,7 +5,7 @@ import json
 import subprocess
 import sys
 
-HEAVY = ["jinja2", "sqlite3"]
+HEAVY = ["jinja2", "sqlite3", "psycopg"]
 
 
 def _modules_after(code: str) -> set[str]:

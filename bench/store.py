@@ -1,0 +1,126 @@
+"""The rulings log's two backends side by side: an SQLite file and PostgreSQL (a report, never a test).
+
+  record 1,000   1,000 rulings recorded one at a time, each as `referee rule` records one:
+                 open the log, check it, store the ruling (and its rules the first time), close
+  load N         N rulings imported in one `log import` (one transaction)
+  players N      `log players` over N rulings (every event), and with --since (the newest half)
+
+PostgreSQL is a throwaway server started from Debian's `postgresql` package in a temporary
+folder (tests/pgserver.py), over its unix socket; where no server can be started the
+PostgreSQL column says why. Times are wall clock, one run each, on a machine that may be busy.
+
+Usage:
+    python bench/store.py                  # 1,000 recorded, players over 100,000 (a few minutes)
+    python bench/store.py --rulings 10000  # a quicker players figure
+
+Always exits 0: the figures are for reading (and for the README), not a gate.
+"""
+from __future__ import annotations
+
+import argparse
+import platform
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Callable
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+import pgserver  # noqa: E402
+
+from referee.loader import load_strict  # noqa: E402
+from referee.render import outcome_json  # noqa: E402
+from referee.scenarios import run  # noqa: E402
+from referee.store.context import LogContext, db_path  # noqa: E402
+from referee.store.record import Ruling, new_id  # noqa: E402
+from referee.store.rulings import Filters, RulingsLog, check, record  # noqa: E402
+
+HOUSE = ROOT / "tests" / "rulesets" / "house"
+NAMES = [f"Player {n}" for n in range(400)]
+SEATS = ["East", "South", "West", "North"]
+
+
+def timed(fn: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def record_many(where: str, count: int) -> float:
+    rs = load_strict(str(HOUSE))
+    o = run(rs, "picked-wrong-end", {"discard_claimed": "no", "picker": "West"}, {})
+    document = outcome_json(o)
+    ctx = LogContext(db=db_path(where), event="Bench Open", table="1")
+
+    def go() -> None:
+        for n in range(count):
+            check(ctx.db)
+            record(ctx, o, {"West": NAMES[n % len(NAMES)]}, f"ruling {n}", document)
+
+    return timed(go)
+
+
+def synthetic(count: int) -> list[Ruling]:
+    """Rulings over a year of club nights: four named players each, one of them dead and paying."""
+    rulings = []
+    for n in range(count):
+        day = 1 + n * 364 // count
+        at = f"2026-{1 + (day - 1) // 31 % 12:02d}-{1 + (day - 1) % 28:02d}T19:{n % 60:02d}:00.000Z"
+        seat = SEATS[n % 4]
+        players = {s: NAMES[(n * 7 + i * 13) % len(NAMES)] for i, s in enumerate(SEATS)}
+        rulings.append(Ruling(
+            id=new_id(1_770_000_000_000 + n), recorded_at=at, ruleset_id="house", ruleset_version="1",
+            ruleset_hash="339fde170c06", situation="picked-wrong-end", ruled_in="picked-wrong-end",
+            ruling_id="PWE-1", game="continues", event=f"Club night {day}", table=str(n % 12), players=players,
+            dead=[seat], payments=[{"from": seat, "to": SEATS[(n + 1) % 4], "amount": 25, "formula": "hand"}],
+            answers={"picker": seat, "discard_claimed": "no"}, printed=f"ruling {n}"))
+    return rulings
+
+
+def measure(where: str, recorded: int, rulings: list[Ruling]) -> dict[str, str]:
+    figures = {f"record {recorded:,}": f"{record_many(where, recorded):.2f} s"}
+    figures[f"  per ruling"] = f"{float(figures[f'record {recorded:,}'].split()[0]) / recorded * 1000:.1f} ms"
+    big = where + "-big" if not where.startswith("postgresql") else where.replace("/bench?", "/bench_big?")
+    with RulingsLog.open(big) as log:
+        figures[f"load {len(rulings):,}"] = f"{timed(lambda: log.merge(rulings)):.2f} s"
+    with RulingsLog.open(big) as log:
+        figures[f"players {len(rulings):,}"] = f"{timed(lambda: log.players()):.2f} s"
+        figures["  --since (newest half)"] = f"{timed(lambda: log.players(Filters(since='2026-07-01'))):.2f} s"
+    return figures
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--recorded", type=int, default=1000, help="rulings recorded one by one (default 1000)")
+    ap.add_argument("--rulings", type=int, default=100_000, help="rulings 'log players' reads (default 100000)")
+    args = ap.parse_args()
+    rulings = synthetic(args.rulings)
+    columns: dict[str, dict[str, str]] = {}
+    with tempfile.TemporaryDirectory(prefix="referee-bench-store-") as tmp:
+        columns["SQLite file"] = measure(str(Path(tmp) / "bench.db"), args.recorded, rulings)
+    why = pgserver.unavailable()
+    if why:
+        columns["PostgreSQL"] = {key: "-" for key in columns["SQLite file"]}
+        print(f"PostgreSQL not measured: {why}")
+    else:
+        server = pgserver.start()
+        try:
+            server.sql("CREATE DATABASE bench")
+            server.sql("CREATE DATABASE bench_big")
+            columns["PostgreSQL"] = measure(server.url("bench"), args.recorded, rulings)
+            version = server.sql("SHOW server_version")[0][0]
+        finally:
+            server.stop()
+        print(f"PostgreSQL {version}, unix socket, fsync off (a throwaway server)")
+    print(f"{platform.processor() or platform.machine()}, Python {platform.python_version()}")
+    print(f"{'':<26}" + "".join(f"{name:>14}" for name in columns))
+    for key in columns["SQLite file"]:
+        print(f"{key:<26}" + "".join(f"{col[key]:>14}" for col in columns.values()))
+
+
+if __name__ == "__main__":
+    main()

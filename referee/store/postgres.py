@@ -1,0 +1,175 @@
+"""The PostgreSQL backend: one organization's log, shared by every head table and judge.
+
+Imported only when a `postgresql://` URL is given (psycopg is the optional extra
+`referee[postgres]`). Concurrency is the server's: every write is one transaction and a
+ruling's id is its primary key, so two hosts recording at once lose nothing and an import
+run twice adds nothing. The schema is versioned in a one-row table, `referee_log`; a database
+holding anything else, or a newer schema, is refused and left as it was.
+
+Passwords come from the URL, PGPASSWORD or ~/.pgpass (libpq reads the last two itself); the
+URL is only ever printed as `DbUrl` prints it, without the password, and the driver's own
+messages are scrubbed of it too.
+"""
+from __future__ import annotations
+
+import contextlib
+import re
+from typing import Any, Iterator, Sequence
+
+from . import db
+from .context import DbUrl
+from .db import StoreError
+
+try:
+    import psycopg
+except ImportError:  # pragma: no cover - exercised where the extra is not installed
+    psycopg = None  # type: ignore[assignment]
+
+APPLICATION = "referee rulings log"
+LOCK_KEY = 0x52465245  # "RFRE": two first openers take turns creating the tables
+CONNECT_TIMEOUT_S = 10
+
+
+def _dialect(step: str) -> str:
+    """One of SQLite's migrations (db.MIGRATIONS) for PostgreSQL: one schema, two dialects, so
+    the backends cannot drift apart. Keys sort byte-wise (COLLATE "C"), as SQLite sorts them,
+    so rulings come out in the same order and an export is the same file from either."""
+    step = re.sub(r"\b(id|recorded_at|hash) TEXT\b", r'\1 TEXT COLLATE "C"', step)
+    return step.replace(" BLOB", " BYTEA")
+
+
+MIGRATIONS: list[str] = [_dialect(step) for step in db.MIGRATIONS]
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def _why(exc: BaseException, url: DbUrl) -> str:
+    """The driver's message on one line, with no password in it."""
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    secret = _password(url)
+    return text.replace(secret, "***") if secret else text
+
+
+def _password(url: DbUrl) -> str | None:
+    from urllib.parse import parse_qs, unquote, urlsplit
+
+    parts = urlsplit(url.conninfo)
+    if parts.password:
+        return unquote(parts.password)
+    found = parse_qs(parts.query).get("password")
+    return found[0] if found else None
+
+
+def _driver() -> Any:
+    if psycopg is None:
+        raise StoreError("a postgresql:// log needs the PostgreSQL driver: pip install 'referee[postgres]'")
+    return psycopg
+
+
+class PostgresLog:
+    def __init__(self, url: DbUrl, conn: Any) -> None:
+        self.where = url
+        self.conn = conn
+        self.before = SCHEMA_VERSION  # the schema found when opened (0: none)
+
+    @classmethod
+    def connect(cls, url: DbUrl, create: bool = True) -> "PostgresLog":
+        pg = _driver()
+        try:
+            conn = pg.connect(url.conninfo, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S,
+                              application_name="referee")
+        except pg.Error as exc:
+            raise StoreError(f"{url}: cannot connect to the rulings log ({_why(exc, url)})") from None
+        log = cls(url, conn)
+        try:
+            with log.guard():
+                log._migrate(create)
+        except BaseException:
+            conn.close()
+            raise
+        return log
+
+    @classmethod
+    def migrate(cls, url: DbUrl) -> tuple[int, int]:
+        log = cls.connect(url, create=True)
+        log.close()
+        return log.before, SCHEMA_VERSION
+
+    def _refuse(self, why: str) -> StoreError:
+        return StoreError(f"{self.where}: {why}; not touching it (use another --db or REFEREE_DB)")
+
+    def _version(self) -> tuple[str, int] | None:
+        # pg_tables, not to_regclass(): a name lookup may answer from a cache that has not yet
+        # seen the table another opener just created while this one waited for the lock
+        if not self.conn.execute("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema() "
+                                 "AND tablename = 'referee_log'").fetchone()[0]:
+            return None
+        row = self.conn.execute("SELECT application, schema_version FROM referee_log").fetchone()
+        return (row[0], int(row[1])) if row else ("", 0)
+
+    def _migrate(self, create: bool) -> None:
+        if self._version() == (APPLICATION, SCHEMA_VERSION):
+            return
+        with self.transaction():
+            self.conn.execute("SELECT pg_advisory_xact_lock(%s)", (LOCK_KEY,))
+            found = self._version()
+            if found is None:
+                tables = self.conn.execute(
+                    "SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()").fetchone()[0]
+                if tables:
+                    raise self._refuse("holds another program's tables, not a rulings log")
+                if not create:
+                    raise StoreError(f"no rulings log in {self.where} yet; 'referee log migrate --db URL' creates one")
+                self.conn.execute("CREATE TABLE referee_log (application TEXT NOT NULL, schema_version INTEGER NOT NULL)")
+                self.conn.execute("INSERT INTO referee_log VALUES (%s, 0)", (APPLICATION,))
+                found = (APPLICATION, 0)
+            application, version = found
+            if application != APPLICATION:
+                raise self._refuse("is not a rulings log (its referee_log table belongs to something else)")
+            if version > SCHEMA_VERSION:
+                raise StoreError(f"{self.where}: this log was written by a newer referee (schema {version}, "
+                                 f"this one knows {SCHEMA_VERSION}); upgrade referee to use it")
+            self.before = version
+            for step in MIGRATIONS[version:]:
+                for statement in step.split(";"):
+                    if statement.strip():
+                        self.conn.execute(statement)
+            self.conn.execute("UPDATE referee_log SET schema_version = %s", (SCHEMA_VERSION,))
+
+    def execute(self, sql: str, args: Sequence[Any] = ()) -> Any:
+        # The store writes SQLite's dialect; PostgreSQL's differs in the placeholder and in the
+        # name of instr() (same arguments, same meaning)
+        return self.conn.execute(sql.replace("?", "%s").replace("instr(", "strpos("), args)
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[Any]:
+        """BEGIN ... COMMIT by hand, so a COMMIT that gets no answer is told apart from a
+        failure before it (which the server rolls back: nothing was recorded)."""
+        self.conn.execute("BEGIN")
+        try:
+            yield self.conn
+        except BaseException:
+            with contextlib.suppress(Exception):  # a dropped connection rolls back by itself
+                self.conn.execute("ROLLBACK")
+            raise
+        try:
+            self.conn.execute("COMMIT")
+        except psycopg.OperationalError as exc:
+            raise StoreError(f"{self.where}: the connection failed while committing ({_why(exc, self.where)}); "
+                             "the server may or may not have recorded it: see 'referee log list'") from None
+
+    @contextlib.contextmanager
+    def guard(self, writing: bool = False) -> Iterator[None]:
+        outcome = "; nothing was recorded" if writing else ""
+        try:
+            yield
+        except psycopg.OperationalError as exc:
+            raise StoreError(f"{self.where}: the connection to the rulings log failed ({_why(exc, self.where)}){outcome}") from None
+        except psycopg.Error as exc:
+            raise StoreError(f"{self.where}: the rulings log could not be used ({_why(exc, self.where)}){outcome}") from None
+
+    def check(self) -> None:
+        with self.guard():
+            self.conn.execute("SELECT 1 FROM rulings LIMIT 1")
+
+    def close(self) -> None:
+        self.conn.close()
