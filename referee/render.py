@@ -186,6 +186,27 @@ def outcome_lines(o: Outcome) -> list[tuple[str, list[str]]]:
     return verdict_lines(o) + details(o)
 
 
+def ruling_text(o: Outcome) -> str:
+    """The whole ruling as plain text, one line a paragraph or item and never wrapped: what the
+    log keeps, so `log show` wraps it to whatever screen reads it later."""
+    from .safe import clean
+
+    rs = o.ruleset
+    title = rs.situations[o.situation].title
+    if o.situation != o.start:
+        title += f" (reached from: {rs.situations[o.start].title})"
+    lines = [f"Ruling {o.ruling.id}  {title}"]
+    for heading, items in outcome_lines(o):
+        if not heading:
+            lines += items
+        elif len(items) == 1 and not re.match(r"\d+\. ", items[0]):
+            lines.append(f"{heading}: {items[0]}")
+        else:
+            lines += [f"{heading}:", *(f"  {item}" for item in items)]
+    lines.append(f"ruleset {rs.id} {rs.meta.version} ({rs.hash})")
+    return "".join(clean(line) + "\n" for line in lines)
+
+
 def _gist(text: str, limit: int = 90) -> str:
     """The start of a ruling for the tree view, cut between words and marked as cut."""
     flat = " ".join(text.split())

@@ -361,14 +361,14 @@ def test_export_import_round_trips_every_field(db: Path, tmp_path: Path, fmt: st
     rid = records(db)[0]["id"]
     cli("log", "withdraw", rid, "--reason", "misread, then\nfixed", "--by", "Ann", "--db", db)
     out = tmp_path / f"export.{fmt}"
-    assert cli("log", "export", "--format", fmt, "--output", out, "--db", db).code == 0
+    assert cli("log", "export", "--format", fmt, "--output", out, "--with-origin", "--db", db).code == 0
     other = tmp_path / "other.db"
     first = cli("log", "import", out, "--db", other)
     assert first.code == 0 and "2 new" in first.stdout
     assert records(other) == records(db)
     again = cli("log", "import", out, "--db", other)
     assert "0 new" in again.stdout and records(other) == records(db)
-    stdout = cli("log", "export", "--format", fmt, "--db", db).stdout
+    stdout = cli("log", "export", "--format", fmt, "--with-origin", "--db", db).stdout
     assert stdout == out.read_text(encoding="utf-8")
 
 

@@ -158,3 +158,41 @@ def test_checking_the_log_before_a_ruling_does_not_read_the_whole_file(tmp_path:
     check(db)
     read = _read_bytes() - before
     assert read < size / 20, (read, size)  # a handful of pages, not the file
+
+
+# ---------------------------------------------------------------------------
+# what the log keeps and what leaves it
+
+
+def test_the_log_keeps_the_ruling_not_the_screens_line_breaks(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from referee.cli import app
+
+    kept = []
+    for columns in ("40", "200"):
+        db = tmp_path / f"{columns}.db"
+        r = CliRunner().invoke(app, ["rule", "mahjong-in-error", "-a", "others_acted=two", "-a", "exposers=South,West",
+                                     "-a", "declared_value=40", "-s", "declarer=East", "--no-input", "--db", str(db)],
+                               env={"COLUMNS": columns})
+        assert r.exit_code == 0, r.output
+        [rec] = records(db)
+        kept.append(rec["printed"])
+    assert kept[0] == kept[1]  # the same ruling, whatever screen it was given on
+    ruling = records(db)[0]["outcome"]["ruling"]["text"]
+    assert ruling in kept[0].splitlines()  # the ruling's words on one line, not broken at 40 columns
+
+
+def test_an_export_carries_no_host_name_or_local_path_unless_asked(db: Path, tmp_path: Path) -> None:
+    import platform
+
+    rule(db, *DEAD, "--table", "1", "-p", "West=Ruth")
+    [rec] = records(db)
+    assert rec["machine"] and rec["ruleset_source"].startswith("/")  # kept in the local log
+    for fmt in ("csv", "json", "jsonl"):
+        text = cli("log", "export", "-f", fmt, "--db", db).stdout
+        assert rec["ruleset_source"] not in text and str(ROOT) not in text, fmt
+        if len(platform.node()) > 3:
+            assert platform.node() not in text, fmt
+        asked = cli("log", "export", "-f", fmt, "--with-origin", "--db", db).stdout
+        assert rec["ruleset_source"] in asked.replace("\\\\", "\\")

@@ -336,9 +336,16 @@ def export(
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write to this file instead of standard output."),
     event: Optional[str] = EVENT_OPT,
     since: Optional[str] = SINCE_OPT,
+    with_origin: bool = typer.Option(False, "--with-origin", help="Also export this machine's name and the folder each ruleset was read from (left out by default)."),
     db: Optional[str] = DB_OPT,
 ) -> None:
-    """Every recorded ruling, every field, for a spreadsheet or for 'referee log import' on another machine."""
+    """Every recorded ruling, every field, for a spreadsheet or for 'referee log import' on another machine.
+
+    The machine's host name and the local folder the rules were read from stay behind unless
+    --with-origin asks for them: an export is handed to other people.
+    """
+    from dataclasses import replace
+
     from ..store.transfer import FORMATS, export as render, write
 
     fmt = format_for(fmt, output, {f".{f}": f for f in FORMATS}, "jsonl")
@@ -348,6 +355,8 @@ def export(
         rulings = log.find(_filters(event, None, None, None, None, since))
         hashes = {r.ruleset_hash for r in rulings}
         snaps = [s for s in log.snapshots() if s[0] in hashes] if fmt != "csv" else []
+    if not with_origin:
+        rulings = [replace(r, machine=None, ruleset_source=None) for r in rulings]
     text = render(rulings, snaps, fmt)
     write(text, output, sys.stdout)
     if output is not None:

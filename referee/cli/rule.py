@@ -275,15 +275,10 @@ def _print_sections(console: Any, sections: list[tuple[str, list[str]]]) -> None
 
 
 def _full_text(o: Any) -> str:
-    """The whole ruling as text, for the log, whatever was shown on the screen."""
-    import io
+    """The whole ruling for the log, whatever was shown on the screen, at no screen's width."""
+    from ..render import ruling_text
 
-    from . import _safe_console
-    from .show import width
-
-    console = _safe_console(file=io.StringIO(), width=width(), record=True)
-    _print_outcome(o, full=True, console=console)
-    return console.export_text(clear=True)
+    return ruling_text(o)
 
 
 def _offer_more(o: Any) -> None:
