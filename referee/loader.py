@@ -160,6 +160,12 @@ class Ruleset:
     def id(self) -> str:
         return self.meta.id
 
+    @property
+    def label(self) -> str:
+        """The version as printed everywhere: the author's version and the content hash, since
+        two folders may both say 2026.1 and rule differently."""
+        return f"{self.meta.version} ({self.hash})"
+
     def situation(self, sid: str) -> m.Situation:
         if sid in self.situations:
             return self.situations[sid]

@@ -203,7 +203,7 @@ def ruling_text(o: Outcome) -> str:
             lines.append(f"{heading}: {items[0]}")
         else:
             lines += [f"{heading}:", *(f"  {item}" for item in items)]
-    lines.append(f"ruleset {rs.id} {rs.meta.version} ({rs.hash})")
+    lines.append(f"ruleset {rs.id} {rs.label}")
     return "".join(clean(line) + "\n" for line in lines)
 
 

@@ -1,8 +1,9 @@
 """The README's worked examples print what the program prints.
 
 A user copies a `$ referee ...` line from a ```text block and expects the output shown under
-it. Blocks that elide output with `...` (an interactive session, the log) are left out; the
-ruleset's content hash changes with every rules edit, so it is compared as a placeholder.
+it. Blocks that elide output with `...` (an interactive session, the log) are left out. The
+ruleset's content hash is compared too: it is how a reader tells which rules a ruling came from,
+so an example showing another hash than the shipped rules give would teach the wrong thing.
 """
 from __future__ import annotations
 
@@ -40,6 +41,18 @@ def examples() -> list[tuple[str, str]]:
 
 def normal(text: str) -> str:
     return HASH.sub("(HASH)", text).strip()
+
+
+def test_the_readme_shows_the_content_hash_the_shipped_rules_have() -> None:
+    from referee.loader import load_strict
+
+    shown = re.findall(r"^ruleset ([a-z0-9-]+) (\S+) \(([0-9a-f]{12})\)", README, flags=re.M)
+    assert shown, "the README shows no ruling's ruleset line"
+    for rid, version, digest in shown:
+        rs = load_strict(rid)
+        assert (version, digest) == (rs.meta.version, rs.hash), (
+            f"README.md shows '{rid} {version} ({digest})'; the shipped rules are '{rid} {rs.label}': "
+            f"after editing rulesets/{rid}, put the new hash in README.md")
 
 
 def test_the_readme_has_runnable_examples() -> None:

@@ -119,6 +119,7 @@ def rulesets(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) 
             "id": rid,
             "title": rs.meta.title if rs else "(does not load; run referee check)",
             "version": rs.meta.version if rs else "",
+            "hash": rs.hash if rs else "",
             "extends": rs.meta.extends if rs else None,
             "situations": len(rs.situations) if rs else 0,
             "scoring": rs.scoring.kind if rs else "",
@@ -133,4 +134,5 @@ def rulesets(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) 
         if r["problems"]:
             n = r["problems"]
             ext += f"; {n} problem{'s' if n != 1 else ''}, see 'referee check {r['folder']}'"
-        out.print(f"[bold]{safe(r['id'])}[/] {safe(r['version'])}  {safe(r['title'])}  [dim]({r['situations']} situations, {safe(r['scoring'])}{safe(ext)})[/]")
+        version = f"{r['version']} ({r['hash']})" if r["hash"] else r["version"]
+        out.print(f"[bold]{safe(r['id'])}[/] {safe(version)}  {safe(r['title'])}  [dim]({r['situations']} situations, {safe(r['scoring'])}{safe(ext)})[/]")

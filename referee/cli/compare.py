@@ -174,4 +174,4 @@ def pay(
         for seat, n in totals.items():
             if n > 0:
                 wrapped(out, f"{result.who.get(seat, seat)} collects {n}", first="  ", rest="    ")
-    out.print(f"[dim]ruleset {safe(rs.id)} {safe(rs.meta.version)} ({rs.hash})[/]")
+    out.print(f"[dim]ruleset {safe(rs.id)} {safe(rs.label)}[/]")

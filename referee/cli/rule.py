@@ -252,7 +252,7 @@ def _print_outcome(o: Any, full: bool, console: Any = None, more: str = "") -> N
         _print_sections(console, details(o))
     elif rule_keys(o):  # a house rule may cite nothing: no empty heading
         wrapped(console, styled(("Rule:", "bold"), " " + ", ".join(rule_keys(o))), rest="  ")
-    footer = f"ruleset {rs.id} {rs.meta.version} ({rs.hash})"
+    footer = f"ruleset {rs.id} {rs.label}"
     told = more_text(o)
     if not full and more and told:
         footer += f" · {more} for {told}"
