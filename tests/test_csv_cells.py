@@ -47,7 +47,7 @@ def test_a_hostile_value_goes_out_inert_and_comes_back_whole(tmp_path: Path, val
     option = [where, f"West={value}" if where == "--player" else value]
     assert invoke(*DEAD, *option, "--db", db).exit_code == 0
     sheet = tmp_path / "out.csv"
-    assert invoke("log", "export", "-o", sheet, "--db", db).exit_code == 0
+    assert invoke("log", "export", "-o", sheet, "--with-origin", "--db", db).exit_code == 0
     text = sheet.read_text(encoding="utf-8")
     assert not RAW.search(text.replace("\n", "")), "a control or bidi character went out raw"
     for row in csv.reader(io.StringIO(text)):
