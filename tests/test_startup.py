@@ -5,7 +5,7 @@ import json
 import subprocess
 import sys
 
-HEAVY = ["jinja2", "sqlite3", "psycopg"]
+HEAVY = ["jinja2", "sqlite3", "psycopg", "starlette", "uvicorn", "anyio", "referee.web"]  # optional extras: their commands only
 
 
 def _modules_after(code: str) -> set[str]:

@@ -139,4 +139,4 @@ def main() -> None:
 
 
 # Command modules register on `app` as they are imported; order here is the order in --help.
-from . import rule, browse, author, compare, card, handout, log  # noqa: E402,F401  # isort: skip
+from . import rule, browse, author, compare, card, handout, log, serve  # noqa: E402,F401  # isort: skip

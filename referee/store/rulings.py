@@ -272,20 +272,31 @@ def check(path: Location) -> None:
         log.db.check()
 
 
-def record(ctx: Any, outcome: Any, players: dict[str, str], printed: str, document: dict[str, Any]) -> Ruling:
-    """Record a ruling as printed into the context's log; the rules' files too, the first time."""
+def record(ctx: Any, outcome: Any, players: dict[str, str], printed: str, document: dict[str, Any],
+           ruling_id: str | None = None) -> Ruling:
+    """Record a ruling as printed into the context's log; the rules' files too, the first time.
+
+    `ruling_id` (a `new_id()` issued before the ruling was shown, as the judges' web page does)
+    makes recording idempotent: a form sent twice finds its id already there, adds nothing and
+    returns the ruling first stored.
+    """
     from .record import from_outcome
     from .snapshot import capture
 
     r = from_outcome(outcome, ctx, players, printed, document)
+    if ruling_id is not None:
+        r.id = ruling_id
     try:
         with RulingsLog.open(ctx.db) as log:
             snap = None if log.has_snapshot(r.ruleset_hash) else capture(outcome.ruleset)
-            log.add(r, snap)
+            if ruling_id is None:
+                log.add(r, snap)
+                return r
+            merged = log.merge([r], [snap] if snap else [])  # one transaction: an id already there is not added again
+            return r if merged.added else log.get(ruling_id)
     except (StoreError, OSError) as exc:  # the ruling is on the screen already: say plainly it is not in the log
         why = exc.message if isinstance(exc, StoreError) else f"{exc.filename}: {exc.strerror}"
         raise StoreError(f"the ruling above was NOT recorded: {why}") from None
-    return r
 
 
 def since_utc(text: str) -> str:

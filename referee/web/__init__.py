@@ -1,0 +1,20 @@
+"""`referee serve`: the judges' web pages, served from the head table's laptop over the venue's
+own network, so every floor judge rules, records and looks up from her phone's browser.
+
+Called only by the `serve` command (`referee/cli/serve.py`), which imports this package (and
+with it Starlette and uvicorn, the optional `web` extra) inside the command: no other command
+pays for them at start-up.
+
+The pages hold no rules logic. They walk the same engine as `referee rule` (`walk`), show the
+outcome through the same core renderer, and record through the same store call into the same
+log, with the same event settings; a ruling recorded from a phone is stored exactly as the
+command line stores it. Modules: `app` (settings, templates, roles, error pages), `walk` (a
+query string to the next question or the outcome; pure), `judge` (search, questions, ruling,
+record, sign-in), `head` (the live log, withdraw, exports, handouts), `pay` (settle a Mah Jongg),
+`security` (PINs, cookies, CSRF, headers, size limits).
+"""
+from __future__ import annotations
+
+from .app import Settings, create_app
+
+__all__ = ["Settings", "create_app"]

@@ -1,0 +1,148 @@
+"""The Starlette application: settings, templates, who is asking, and the error pages.
+
+Page endpoints are plain `def` (Starlette runs them in its thread pool): the engine and the
+SQLite log are synchronous. Only the log's event stream is async.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.templating import Jinja2Templates
+
+from ..errors import RefereeError
+from ..loader import Ruleset, load_strict
+from .security import SESSION_COOKIE, Guard, Judge, PinLimiter, Signer, load_key
+
+HERE = Path(__file__).parent
+STATIC = HERE / "static"
+
+
+@dataclass
+class Settings:
+    """What `referee serve` was started with: one event, one ruleset, one log."""
+
+    db: Path
+    ruleset: str  # an id or a folder, as `referee rule -r` takes it
+    pin: str  # the judges' PIN
+    head_pin: str
+    event: str | None = None
+    round: str | None = None
+    allowed_hosts: list[str] | None = None  # None: any Host header (tests); serve lists its addresses
+    judges_only: bool = False  # everything behind sign-in, search and rulings too
+    key: bytes | None = None  # the signing key; default: the file beside the log
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class Web:
+    """The state every endpoint shares; hung on `app.state.web`."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.signer = Signer(settings.key or load_key(settings.db))
+        self.limiter = PinLimiter()
+        env = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True,
+                                 undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+        env.globals["static"] = self.static_url
+        self.templates = Jinja2Templates(env=env)
+        self._versions: dict[str, str] = {}
+
+    def static_url(self, name: str) -> str:
+        """A static file's URL with its content hash, so a new version is never served stale."""
+        if name not in self._versions:
+            self._versions[name] = hashlib.sha256((STATIC / name).read_bytes()).hexdigest()[:10]
+        return f"/static/{name}?v={self._versions[name]}"
+
+    def ruleset(self) -> Ruleset:
+        return load_strict(self.settings.ruleset)  # memoized by the loader; a broken one raises RefereeError
+
+    def judge(self, request: Request) -> Judge | None:
+        return self.signer.judge(request.cookies.get(SESSION_COOKIE))
+
+    def require(self, request: Request, role: str = "judge") -> Judge:
+        """The one role check every recording, withdrawing and log route calls."""
+        j = self.judge(request)
+        if j is None or (role == "head" and j.role != "head"):
+            what = "the head judge" if role == "head" else "a judge"
+            raise HTTPException(403, f"Only {what} may do this. Sign in first.")
+        return j
+
+    def check_csrf(self, request: Request, token: str | None) -> None:
+        if not self.signer.csrf_ok(request.cookies.get(SESSION_COOKIE), token):
+            raise HTTPException(403, "Refused: the form's security token is missing or wrong. Reload the page and try again.")
+
+    def page(self, request: Request, template: str, status: int = 200, headers: dict[str, str] | None = None, /,
+             **ctx: Any) -> Response:
+        j = self.judge(request)
+        cookie = request.cookies.get(SESSION_COOKIE)
+        s = self.settings
+        try:
+            rs = self.ruleset()
+            footer = f"{rs.meta.title} · {rs.id} {rs.meta.version} ({rs.hash})"
+        except RefereeError:
+            footer = f"ruleset {s.ruleset} (has problems)"
+        base = {"judge": j, "csrf": self.signer.csrf(cookie) if j and cookie else "", "event": s.event,
+                "round": s.round, "footer": footer, "theme": request.cookies.get("referee_theme", "")}
+        return self.templates.TemplateResponse(request, template, {**base, **ctx}, status_code=status,
+                                               headers={"Cache-Control": "no-store", **(headers or {})})
+
+
+def web(request: Request) -> Web:
+    return request.app.state.web  # type: ignore[no-any-return]
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    titles = {400: "Not understood", 403: "Not allowed", 404: "Not found", 405: "Not allowed", 429: "Too many tries"}
+    return web(request).page(request, "error.html", exc.status_code, exc.headers,
+                             title=titles.get(exc.status_code, "Error"), message=exc.detail)
+
+
+async def _referee_error(request: Request, exc: Exception) -> Response:
+    """A ruleset that does not load, an unusable log: one clear line, never a traceback."""
+    assert isinstance(exc, RefereeError)
+    message = str(exc)
+    problems = getattr(exc, "problems", None)
+    if problems:
+        message = str(problems[0]) + (f" (and {len(problems) - 1} more; run 'referee check')" if len(problems) > 1 else "")
+    return web(request).page(request, "error.html", 500, None, title="The server cannot answer this", message=message)
+
+
+def create_app(settings: Settings) -> Starlette:
+    from . import head, judge, pay
+
+    routes = [
+        Route("/", judge.home),
+        Route("/s/{sid}", judge.situation),
+        Route("/rulings", judge.record, methods=["POST"]),
+        Route("/rulings/{rid}", judge.recorded),
+        Route("/rulings/{rid}/withdraw", head.withdraw, methods=["POST"]),
+        Route("/login", judge.login, methods=["GET", "POST"]),
+        Route("/logout", judge.logout, methods=["POST"]),
+        Route("/theme", judge.theme, methods=["POST"]),
+        Route("/pay", pay.page),
+        Route("/log", head.log),
+        Route("/log/stream", head.stream),
+        Route("/log/export", head.export),
+        Route("/handouts/{sheet}", head.handout),
+        Route("/health", judge.health),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    middleware = [Middleware(Guard)]
+    if settings.allowed_hosts is not None:
+        middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=settings.allowed_hosts))
+    app = Starlette(routes=routes, middleware=middleware,
+                    exception_handlers={HTTPException: _http_error, RefereeError: _referee_error})
+    app.state.web = Web(settings)
+    return app

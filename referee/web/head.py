@@ -1,0 +1,183 @@
+"""The head judge's pages: the live log, withdrawing a ruling, exports and handouts.
+
+The log page is fed by Server-Sent Events that tail the rulings log itself (no in-memory
+queue), so a ruling recorded by `referee rule` at the head table shows up as well as one
+recorded from a phone, and a restarted server loses nothing.
+"""
+from __future__ import annotations
+
+from typing import Any, AsyncIterator
+
+import anyio
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response, StreamingResponse
+
+from ..store.db import StoreError
+from .app import Web, web
+from .judge import RULING_ID, _rulings, _text
+
+FILTERS = ("table", "round", "player", "judge", "situation")
+LOOKBACK_S = 10  # a ruling committed late (another process) is still caught; the page drops repeats
+POLL_S = 1.0
+KEEPALIVE_EVERY = 15
+
+
+def _filters(request: Request) -> dict[str, str]:
+    return {k: v[:40] for k in FILTERS if (v := request.query_params.get(k, "").strip())}
+
+
+def _rows(w: Web, chosen: dict[str, str], since: str | None = None) -> list[Any]:
+    where: dict[str, Any] = {k: v for k, v in chosen.items() if k != "judge"}
+    if since:
+        where["since"] = since
+    return _rulings(w, judge=chosen.get("judge"), **where)
+
+
+def repeats(w: Web) -> dict[str, list[str]]:
+    """Ruling id -> the players for whom it is a repeat offence (the same situation again)."""
+    from ..store.rulings import Filters, RulingsLog
+
+    if not w.settings.db.exists():
+        return {}
+    with RulingsLog.open(w.settings.db, create=False) as log:
+        players = log.players(Filters(event=w.settings.event))
+    marked: dict[str, list[str]] = {}
+    for p in players:
+        again = p.repeats
+        for r in p.against:
+            if r.situation in again:
+                marked.setdefault(r.id, []).append(p.name)
+    return marked
+
+
+def log(request: Request) -> Response:
+    w = web(request)
+    w.require(request, "head")
+    chosen = _filters(request)
+    rows = _rows(w, chosen)[::-1]  # newest first
+    last = max(((r.recorded_at, r.id) for r in rows), default=None)
+    return w.page(request, "log.html", rows=rows, chosen=chosen, repeated=repeats(w), filters=FILTERS,
+                  after=f"{last[0]} {last[1]}" if last else "", query=request.url.query)
+
+
+def _event_key(raw: str) -> tuple[str, str] | None:
+    at, _, rid = raw.strip().partition(" ")
+    return (at, rid) if at and RULING_ID.fullmatch(rid) and len(at) < 40 else None
+
+
+async def stream(request: Request) -> Response:
+    """`event: ruling` per new row, its id the row's (recorded_at, id): a reconnecting browser sends
+    it back as Last-Event-ID and resumes where it stopped."""
+    w = web(request)
+    w.require(request, "head")
+    chosen = _filters(request)
+    last = _event_key(request.headers.get("last-event-id") or request.query_params.get("after") or "")
+    row_template = w.templates.env.get_template("_row.html")
+
+    async def events() -> AsyncIterator[str]:
+        nonlocal last
+        sent: set[str] = set()  # rows already on the page or sent; the look-back sees them again
+        first = True
+        yield "retry: 2000\n\n"
+        ticks = 0
+        while not await request.is_disconnected():
+            since = _minus(last[0], LOOKBACK_S) if last else None
+            rows = await run_in_threadpool(_rows, w, chosen, since)
+            fresh = [r for r in rows if r.id not in sent]
+            if first and last:  # what the page was rendered with, or received before a reconnect
+                sent.update(r.id for r in fresh if (r.recorded_at, r.id) <= last)
+                fresh = [r for r in fresh if (r.recorded_at, r.id) > last]
+            first = False
+            marked = await run_in_threadpool(repeats, w) if fresh else {}
+            for r in fresh:
+                sent.add(r.id)
+                last = max(last, (r.recorded_at, r.id)) if last else (r.recorded_at, r.id)
+                html = " ".join(row_template.render(r=r, repeated=marked, csrf="").split())
+                yield f"id: {r.recorded_at} {r.id}\nevent: ruling\ndata: {html}\n\n"
+            ticks += 1
+            if ticks % KEEPALIVE_EVERY == 0:
+                yield ": keep-alive\n\n"
+            await anyio.sleep(POLL_S)
+
+    return StreamingResponse(events(), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+def _minus(iso: str, seconds: int) -> str:
+    from datetime import datetime, timedelta
+
+    try:
+        t = datetime.fromisoformat(iso.replace("Z", "+00:00")) - timedelta(seconds=seconds)
+    except ValueError:
+        return iso
+    return t.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def export(request: Request) -> Response:
+    from ..store.rulings import RulingsLog
+    from ..store.transfer import FORMATS, export as dump
+
+    w = web(request)
+    w.require(request, "head")
+    fmt = request.query_params.get("format", "csv")
+    if fmt not in FORMATS:
+        raise HTTPException(400, f"Unknown format '{fmt[:20]}'; choose one of {', '.join(FORMATS)}.")
+    rows = _rows(w, _filters(request))
+    snaps: list[Any] = []
+    if fmt != "csv" and w.settings.db.exists():
+        with RulingsLog.open(w.settings.db, create=False) as log:
+            wanted = {r.ruleset_hash for r in rows}
+            snaps = [s for s in log.snapshots() if s[0] in wanted]
+    body = dump(rows, snaps, fmt)
+    kind = {"csv": "text/csv", "json": "application/json", "jsonl": "application/x-ndjson"}[fmt]
+    return Response(body, media_type=kind + "; charset=utf-8",
+                    headers={"Content-Disposition": f'attachment; filename="rulings.{fmt}"', "Cache-Control": "no-store"})
+
+
+async def withdraw(request: Request) -> Response:
+    w = web(request)
+    j = w.require(request)
+    form = await request.form(max_fields=10, max_files=0)
+    w.check_csrf(request, _text(form, "csrf", 200))
+    rid = request.path_params["rid"]
+    reason = _text(form, "reason", 500)
+    back = "/log" if _text(form, "back", 10) == "log" else f"/rulings/{rid}"
+    return await run_in_threadpool(_withdraw, w, j, rid, reason, back)
+
+
+def _withdraw(w: Web, j: Any, rid: str, reason: str, back: str) -> Response:
+    from ..errors import UsageError
+    from ..store.rulings import RulingsLog
+
+    if not RULING_ID.fullmatch(rid) or not w.settings.db.exists():
+        raise HTTPException(404, "No such ruling in the log.")
+    try:
+        with RulingsLog.open(w.settings.db, create=False) as log:
+            r = log.get(rid)
+            if j.role != "head" and (r.judge or "") != j.name:
+                raise HTTPException(403, "Only the head judge, or the judge who made it, may withdraw a ruling.")
+            if not reason:
+                raise HTTPException(400, "Say why the ruling is withdrawn.")
+            log.withdraw(rid, j.name, reason)
+    except StoreError:
+        raise HTTPException(404, "No such ruling in the log.") from None
+    except UsageError as exc:
+        raise HTTPException(400, exc.message) from None
+    return RedirectResponse(back, status_code=303)
+
+
+def handout(request: Request) -> Response:
+    from ..handouts import build
+
+    w = web(request)
+    sheet = request.path_params["sheet"]
+    if sheet not in ("booklet", "quick"):
+        raise HTTPException(404, "The handouts are the booklet and the quick sheet.")
+    doc = build(w.ruleset(), "html", sheet)
+    assert isinstance(doc, str)
+    headers = {"Cache-Control": "no-store"}
+    if request.query_params.get("download"):
+        headers["Content-Disposition"] = f'attachment; filename="{w.ruleset().id}-{sheet}.html"'
+    return Response(doc, media_type="text/html; charset=utf-8", headers=headers)

@@ -1,0 +1,224 @@
+"""The floor judge's pages: search, one question per page, the ruling, Record, sign-in."""
+from __future__ import annotations
+
+import re
+from typing import Any
+from urllib.parse import parse_qsl
+
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import FormData
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, RedirectResponse, Response
+
+from ..model import PHASES
+from ..render import GAME_TEXT, outcome_json, outcome_lines
+from ..store.context import LogContext
+from ..store.db import StoreError
+from ..store.record import new_id
+from .app import Web, web
+from .security import SESSION_COOKIE, SESSION_HOURS, Judge, pin_matches
+from .walk import Walk, printed, walk
+
+RULING_ID = re.compile(r"[0-9a-hjkmnp-tv-z]{26}")  # a ULID as store.record.new_id writes it
+MAX_FIELD = 10  # table and round
+MAX_QUERY = 4000
+PREFS = {"table": "referee_table", "round": "referee_round"}
+
+
+def _open_for(w: Web, request: Request) -> None:
+    if w.settings.judges_only and w.judge(request) is None:
+        raise HTTPException(403, "This server is for judges only. Sign in first.")
+
+
+def home(request: Request) -> Response:
+    from ..search import search
+
+    w = web(request)
+    _open_for(w, request)
+    rs = w.ruleset()
+    q = request.query_params.get("q", "").strip()[:200]
+    sits = list(rs.situations.values())
+    hits = [h.situation for h in search(sits, q, limit=8)] if q else []
+    groups: list[tuple[str, list[Any]]] = []
+    if not q:
+        for phase in PHASES:
+            in_phase = sorted((s for s in sits if s.phase == phase), key=lambda s: s.title.lower())
+            if in_phase:
+                groups.append((phase, in_phase))
+    j = w.judge(request)
+    mine = _rulings(w, judge=j.name)[-5:][::-1] if j else []
+    return w.page(request, "home.html", q=q, hits=hits, groups=groups, mine=mine)
+
+
+def _rulings(w: Web, **where: str | None) -> list[Any]:
+    """This event's rulings, oldest first, filtered; none while the log does not exist yet."""
+    from ..store.rulings import Filters, RulingsLog
+
+    if not w.settings.db.exists():
+        return []
+    judge = where.pop("judge", None)
+    with RulingsLog.open(w.settings.db, create=False) as log:
+        found = log.find(Filters(event=w.settings.event, **where))
+    return [r for r in found if judge is None or (r.judge or "").casefold() == judge.casefold()]
+
+
+def situation(request: Request) -> Response:
+    w = web(request)
+    _open_for(w, request)
+    rs = w.ruleset()
+    sid = request.path_params["sid"]
+    if sid not in rs.situations:
+        raise HTTPException(404, f"No situation '{sid[:80]}' in ruleset '{rs.id}'. Search for it instead.")
+    params = list(request.query_params.multi_items())
+    wk = walk(rs, sid, params)
+    if wk.outcome is None:
+        return w.page(request, "question.html", 400 if wk.error else 200, **_question_ctx(rs, wk))
+    return _ruling_page(request, w, wk)
+
+
+def _question_ctx(rs: Any, wk: Walk) -> dict[str, Any]:
+    from ..model import SEATS
+
+    sit = rs.situations[wk.sid]
+    q = wk.question
+    assert q is not None
+    asked_in = rs.situations[q.situation]
+    back = wk.answered[-1].revise if wk.answered else None
+    return {"sit": sit, "asked_in": asked_in, "wk": wk, "q": q, "d": q.definition, "back": back, "seats": SEATS}
+
+
+def _sections(o: Any) -> list[tuple[str, list[str]]]:
+    return [(title, lines) for title, lines in outcome_lines(o) if title not in ("", "Dead hands")]
+
+
+def _ruling_page(request: Request, w: Web, wk: Walk, status: int = 200, errors: dict[str, str] | None = None,
+                 form: dict[str, str] | None = None) -> Response:
+    rs = w.ruleset()
+    o = wk.outcome
+    assert o is not None
+    j = w.judge(request)
+    prefs = {k: (form or {}).get(k) or request.cookies.get(c, "") for k, c in PREFS.items()}
+    if not prefs["round"]:
+        prefs["round"] = w.settings.round or ""
+    earlier = _rulings(w, table=prefs["table"])[-5:][::-1] if j and prefs["table"] else []
+    title = rs.situations[o.situation].title
+    return w.page(request, "ruling.html", status, o=o, wk=wk, sit=rs.situations[wk.sid], title=title,
+                  reached_from=rs.situations[o.start].title if o.situation != o.start else None,
+                  dead=[p.label for p in o.dead], game=GAME_TEXT[o.game], sections=_sections(o),
+                  rid=(form or {}).get("rid") or new_id(), prefs=prefs, errors=errors or {}, earlier=earlier,
+                  back=wk.answered[-1].revise if wk.answered else None)
+
+
+async def record(request: Request) -> Response:
+    w = web(request)
+    j = w.require(request)
+    form = await request.form(max_fields=50, max_files=0)
+    w.check_csrf(request, _text(form, "csrf", 200))
+    return await run_in_threadpool(_record, request, w, j, form)
+
+
+def _text(form: FormData, name: str, limit: int) -> str:
+    value = form.get(name)
+    return " ".join(str(value).split())[:limit] if isinstance(value, str) else ""
+
+
+def _record(request: Request, w: Web, j: Judge, form: FormData) -> Response:
+    from ..store.rulings import record
+
+    rs = w.ruleset()
+    sid = _text(form, "situation", 200)
+    query = str(form.get("query") or "")
+    rid = _text(form, "rid", 40)
+    if sid not in rs.situations or len(query) > MAX_QUERY or not RULING_ID.fullmatch(rid):
+        raise HTTPException(400, "This form is not one the ruling page sent. Go back and tap Record again.")
+    wk = walk(rs, sid, parse_qsl(query, keep_blank_values=True))
+    if wk.outcome is None:
+        raise HTTPException(400, "These answers do not reach a ruling yet. Go back and answer the questions.")
+    values = {"table": _text(form, "table", 100), "round": _text(form, "round", 100), "rid": rid}
+    errors = {}
+    for name in ("table", "round"):
+        if not values[name]:
+            errors[name] = f"Enter the {name}."
+        elif len(values[name]) > MAX_FIELD:
+            errors[name] = f"At most {MAX_FIELD} characters."
+    if errors:
+        return _ruling_page(request, w, wk, 400, errors, values)
+    o = wk.outcome
+    ctx = LogContext(db=w.settings.db, event=w.settings.event, round=values["round"], table=values["table"], judge=j.name)
+    r = record(ctx, o, wk.players, printed(o), outcome_json(o), ruling_id=rid)
+    response = RedirectResponse(f"/rulings/{r.id}", status_code=303)
+    for name, cookie in PREFS.items():
+        response.set_cookie(cookie, values[name], max_age=SESSION_HOURS * 3600, samesite="strict", httponly=True)
+    return response
+
+
+def recorded(request: Request) -> Response:
+    from ..store.rulings import RulingsLog
+
+    w = web(request)
+    j = w.require(request)
+    rid = request.path_params["rid"]
+    if not RULING_ID.fullmatch(rid) or not w.settings.db.exists():
+        raise HTTPException(404, "No such ruling in the log.")
+    try:
+        with RulingsLog.open(w.settings.db, create=False) as log:
+            r = log.get(rid)
+    except StoreError:
+        raise HTTPException(404, "No such ruling in the log.") from None
+    number = len(_rulings(w)) if r.event == w.settings.event else None
+    may_withdraw = not r.withdrawn and (j.role == "head" or (r.judge or "") == j.name)
+    return w.page(request, "recorded.html", r=r, number=number, may_withdraw=may_withdraw)
+
+
+async def login(request: Request) -> Response:
+    if request.method == "POST":
+        return await _login_post(request)
+    return web(request).page(request, "login.html", next=_next(request.query_params.get("next")), error=None, name="")
+
+
+def _next(raw: str | None) -> str:
+    """Only a path on this server: never an open redirect to another site."""
+    return raw if raw and raw.startswith("/") and not raw.startswith("//") and "\\" not in raw else "/"
+
+
+async def _login_post(request: Request) -> Response:
+    w = web(request)
+    form = await request.form(max_fields=10, max_files=0)
+    name, pin, nxt = _text(form, "name", 40), _text(form, "pin", 20), _next(_text(form, "next", 500))
+    who = request.client.host if request.client else "?"
+    if w.limiter.locked(who):
+        return w.page(request, "login.html", 429, {"Retry-After": "60"}, next=nxt, name=name,
+                      error="Too many wrong PINs. Wait a minute, then try again.")
+    if not name:
+        return w.page(request, "login.html", 400, next=nxt, name=name, error="Enter your name.")
+    s = w.settings
+    role = "head" if pin_matches(pin, s.head_pin) else "judge" if pin_matches(pin, s.pin) else None
+    if role is None:
+        w.limiter.fail(who)
+        return w.page(request, "login.html", 401, next=nxt, name=name, error="That PIN is not right.")
+    response = RedirectResponse(nxt, status_code=303)
+    response.set_cookie(SESSION_COOKIE, w.signer.session(Judge(name, role)), max_age=SESSION_HOURS * 3600,
+                        httponly=True, samesite="strict")
+    return response
+
+
+async def logout(request: Request) -> Response:
+    w = web(request)
+    form = await request.form(max_fields=5, max_files=0)
+    w.check_csrf(request, _text(form, "csrf", 200))
+    response = RedirectResponse("/", status_code=303)
+    response.delete_cookie(SESSION_COOKIE)
+    return response
+
+
+async def theme(request: Request) -> Response:
+    form = await request.form(max_fields=5, max_files=0)
+    chosen = _text(form, "theme", 10)
+    response = RedirectResponse(_next(_text(form, "next", 500)), status_code=303)
+    response.set_cookie("referee_theme", chosen if chosen in ("light", "dark") else "", max_age=365 * 86400, samesite="strict")
+    return response
+
+
+def health(request: Request) -> Response:
+    return PlainTextResponse(f"ok {len(_rulings(web(request)))}")
