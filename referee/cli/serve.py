@@ -68,9 +68,9 @@ def _qr(url: str) -> str | None:
 
 
 @app.command(short_help="Serve the judges' pages to phones on the venue's network.", epilog=examples(
-    "referee serve --event \"Spring Open 2026\" \\\n  --ruleset tournament",
-    "# practice on this laptop only:\nreferee serve --host 127.0.0.1 --event Practice",
-    "referee serve --event Open --pin 482913 \\\n  --head-pin 771204 --port 8080"))
+    "referee serve \\\n  --event \"Spring Open 2026\" \\\n  --ruleset tournament",
+    "# practice on this laptop only:\nreferee serve --host 127.0.0.1 \\\n  --event Practice",
+    "referee serve --event Open \\\n  --pin 482913 \\\n  --head-pin 771204 --port 8080"))
 @guarded
 def serve(
     event: Optional[str] = typer.Option(None, "--event", help="Event name every ruling is recorded under (default: REFEREE_EVENT or 'referee log event')."),
@@ -139,11 +139,16 @@ def serve(
     out.print(f"Judges' PIN: [bold]{pin}[/]    Head judge's PIN: [bold]{head_pin}[/]")
     out.print("[dim]Ctrl+C stops the server.[/]")
     sys.stdout.flush()
-    config = uvicorn.Config(application, timeout_graceful_shutdown=1, limit_concurrency=200, server_header=False,
+    # The log's event streams watch `should_exit` and end themselves within a poll; the
+    # graceful timeout only backs that up (uvicorn otherwise waits for ever on an open stream).
+    config = uvicorn.Config(application, timeout_graceful_shutdown=2, limit_concurrency=200, server_header=False,
                             log_level="warning", access_log=False, lifespan="off")
     server = uvicorn.Server(config)
+    settings.stopping = lambda: bool(server.should_exit)
     try:
         server.run(sockets=[sock])
+    except KeyboardInterrupt:
+        pass  # uvicorn re-raises the Ctrl+C it handled: stopping is what the head judge asked for
     finally:
         sock.close()
     err.print("referee: server stopped")

@@ -6,9 +6,9 @@ SQLite log are synchronous. Only the log's event stream is async.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import jinja2
 from starlette.applications import Starlette
@@ -42,7 +42,7 @@ class Settings:
     allowed_hosts: list[str] | None = None  # None: any Host header (tests); serve lists its addresses
     judges_only: bool = False  # everything behind sign-in, search and rulings too
     key: bytes | None = None  # the signing key; default: the file beside the log
-    extra: dict[str, Any] = field(default_factory=dict)
+    stopping: Callable[[], bool] = lambda: False  # true once the server is shutting down: streams end
 
 
 class Web:
