@@ -12,7 +12,7 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, RedirectResponse, Response
 
 from ..model import PHASES
-from ..render import GAME_TEXT, outcome_json, outcome_lines
+from ..render import GAME_TEXT, details, outcome_json, rule_keys, verdict_lines
 from ..store.context import LogContext
 from ..store.db import StoreError
 from ..store.record import new_id
@@ -89,7 +89,8 @@ def _question_ctx(rs: Any, wk: Walk) -> dict[str, Any]:
 
 
 def _sections(o: Any) -> list[tuple[str, list[str]]]:
-    return [(title, lines) for title, lines in outcome_lines(o) if title not in ("", "Dead hands")]
+    """The verdict's sections below the sentence and the dead hands (shown as badges)."""
+    return [(title, lines) for title, lines in verdict_lines(o) if title not in ("", "Dead hands")]
 
 
 def _ruling_page(request: Request, w: Web, wk: Walk, status: int = 200, errors: dict[str, str] | None = None,
@@ -106,6 +107,7 @@ def _ruling_page(request: Request, w: Web, wk: Walk, status: int = 200, errors: 
     return w.page(request, "ruling.html", status, o=o, wk=wk, sit=rs.situations[wk.sid], title=title,
                   reached_from=rs.situations[o.start].title if o.situation != o.start else None,
                   dead=[p.label for p in o.dead], game=GAME_TEXT[o.game], sections=_sections(o),
+                  more=details(o), keys=rule_keys(o),
                   rid=(form or {}).get("rid") or new_id(), prefs=prefs, errors=errors or {}, earlier=earlier,
                   back=wk.answered[-1].revise if wk.answered else None)
 

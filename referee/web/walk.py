@@ -7,6 +7,7 @@ outcome. Answering is a GET, so back, reload and a shared link all land on the s
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
@@ -17,7 +18,7 @@ from ..errors import UsageError
 from ..loader import Ruleset
 from ..model import BETTOR, SEATS
 from ..outcome import Outcome
-from ..render import outcome_lines
+from ..render import details, verdict_lines
 
 PLAYER = "player_"  # player_East=Ruth: the names shown on seat buttons and in the ruling
 MAX_NAME = 40
@@ -161,16 +162,19 @@ def walk(rs: Ruleset, sid: str, params: list[tuple[str, str]]) -> Walk:
 
 
 def printed(o: Outcome) -> str:
-    """The ruling as plain text, in the order and words `referee rule` prints it: what the log keeps."""
+    """The whole ruling as plain text, laid out as `referee rule --full` prints it: what the log keeps."""
     rs = o.ruleset
     title = rs.situations[o.situation].title
     if o.situation != o.start:
         title += f" (reached from: {rs.situations[o.start].title})"
     lines = [f"Ruling {o.ruling.id}  {title}"]
-    for heading, body in outcome_lines(o):
-        if heading:
-            lines.append(heading + ":")
-        lines += [("  " if heading else "") + line for line in body]
+    for heading, body in verdict_lines(o) + details(o):
+        if not heading:
+            lines += body
+        elif len(body) == 1 and not re.match(r"\d+\. ", body[0]):  # one item: on the heading's line
+            lines.append(f"{heading}: {body[0]}")
+        else:
+            lines += [heading + ":"] + ["  " + line for line in body]
     lines.append(f"ruleset {rs.id} {rs.meta.version} ({rs.hash})")
     return "\n".join(lines)
 
