@@ -3,7 +3,11 @@ phone does (tapping the first answer offered), and reading a page's forms."""
 from __future__ import annotations
 
 import html
+import os
 import re
+import signal
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +20,7 @@ from starlette.testclient import TestClient  # noqa: E402
 from referee.web import Settings, create_app  # noqa: E402
 
 PIN, HEAD_PIN = "424242", "777777"
+ROOT = Path(__file__).resolve().parent.parent
 BASE = "http://127.0.0.1"
 
 
@@ -62,3 +67,65 @@ def walk_first(c: Any, sid: str, query: str = "", limit: int = 20) -> tuple[str,
 
 def record_form(page: str, table: str = "12", round_: str = "3") -> dict[str, str]:
     return {name: field(page, name) for name in ("csrf", "rid", "situation", "query")} | {"table": table, "round": round_}
+
+
+class Phone:
+    """A judge's browser over real HTTP (stdlib only): keeps the session cookie, reads forms."""
+
+    def __init__(self, base: str) -> None:
+        from urllib.parse import urlsplit
+
+        self.host, self.port = urlsplit(base).hostname, urlsplit(base).port
+        self.cookies: dict[str, str] = {}
+
+    def request(self, method: str, path: str, form: dict[str, str] | None = None) -> tuple[int, dict[str, str], str]:
+        import http.client
+        from urllib.parse import urlencode
+
+        conn = http.client.HTTPConnection(self.host, self.port, timeout=30)
+        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
+        body = None
+        if form is not None:
+            body = urlencode(form)
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        try:
+            conn.request(method, path, body=body, headers=headers)
+            r = conn.getresponse()
+            text = r.read().decode()
+            for k, v in r.getheaders():
+                if k.lower() == "set-cookie":
+                    name, _, value = v.split(";")[0].partition("=")
+                    self.cookies[name] = value.strip('"')
+            return r.status, {k.lower(): v for k, v in r.getheaders()}, text
+        finally:
+            conn.close()
+
+    def sign_in(self, name: str, pin: str = PIN) -> None:
+        status, _, _ = self.request("POST", "/login", {"name": name, "pin": pin, "next": "/"})
+        assert status == 303
+
+    def get(self, path: str) -> str:
+        status, _, text = self.request("GET", path)
+        assert status == 200, (path, status, text[:300])
+        return text
+
+
+def start(db: Path, *extra: str) -> tuple[subprocess.Popen[str], str]:
+    """The server on a free loopback port; its first lines say where."""
+    env = dict(os.environ, REFEREE_DB=str(db))
+    p = subprocess.Popen(
+        [sys.executable, "-m", "referee", "serve", "--event", "Spring Open", "--round", "2", "--host", "127.0.0.1",
+         "--port", "0", "--pin", PIN, "--head-pin", HEAD_PIN, "--no-qr", *extra],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # a shell's background job ignores it
+    printed = []
+    for _ in range(30):
+        line = p.stdout.readline()  # type: ignore[union-attr]
+        printed.append(line)
+        m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        if m:
+            return p, f"http://127.0.0.1:{m.group(1)}"
+        if not line:
+            break
+    p.kill()
+    raise AssertionError("no address printed: " + "".join(printed) + p.stderr.read())  # type: ignore[union-attr]

@@ -1,0 +1,232 @@
+"""The judges' pages in a real browser: Debian's Chromium (never a downloaded one) driven by
+playwright, at phone size with touch and at desktop size, on the venue emulated as
+http://judges.lan (an insecure origin, as on a real LAN: 127.0.0.1 would hide that).
+
+Skipped with the reason where playwright or Chromium is missing; .ci/run installs both.
+Screenshots go to $REFEREE_SCREENSHOTS when it is set, for a person to look at.
+"""
+from __future__ import annotations
+
+import os
+import re
+import signal
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from web_helpers import HEAD_PIN, PIN, start
+
+from referee.handouts.pdf import ARGS, available, chromium
+from referee.store.rulings import RulingsLog
+
+REASON = available()
+pytestmark = pytest.mark.skipif(REASON is not None, reason=f"no browser to test the web pages in: {REASON}")
+
+VENUE = "judges.lan"
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 3, "is_mobile": True, "has_touch": True}
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+SHOTS = os.environ.get("REFEREE_SCREENSHOTS")
+
+
+@pytest.fixture(scope="module")
+def venue(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    db = tmp_path_factory.mktemp("venue") / "rulings.db"
+    p, base = start(db, "--name", VENUE)
+    port = base.rsplit(":", 1)[1]
+    try:
+        yield {"base": f"http://{VENUE}:{port}", "db": db}
+    finally:
+        p.send_signal(signal.SIGINT)
+        p.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium(), args=[*ARGS, f"--host-resolver-rules=MAP {VENUE} 127.0.0.1"])
+        yield b
+        b.close()
+
+
+def _context(browser: Any, **kw: Any) -> Any:
+    """A context that can reach only the venue: anything else is refused and remembered."""
+    ctx = browser.new_context(**kw)
+    ctx.outside = []
+
+    def route(r: Any) -> None:
+        host = re.match(r"[a-z]+://([^/:]+)", r.request.url)
+        if host and host.group(1) in (VENUE, "127.0.0.1"):
+            r.continue_()
+        else:
+            ctx.outside.append(r.request.url)
+            r.abort()
+
+    ctx.route("**/*", route)
+    return ctx
+
+
+def _shot(page: Any, name: str) -> None:
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SHOTS) / f"{name}.png"))  # what the judge sees first
+        page.screenshot(path=str(Path(SHOTS) / f"{name}-full.png"), full_page=True)
+
+
+def _check_phone_page(page: Any, name: str) -> None:
+    """No horizontal scroll, no tap target under 44 CSS px, no input text under 16 px, axe clean."""
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), f"{name}: scrolls sideways"
+    small = page.evaluate("""() => [...document.querySelectorAll(
+        'button, a.choice, a.button, input:not([type=hidden]):not([type=checkbox]):not([type=radio]), summary, label.check, nav a')]
+        .filter(e => e.offsetParent !== null)
+        .map(e => [e.outerHTML.slice(0, 80), e.getBoundingClientRect()])
+        .filter(([_, r]) => r.height < 44 || r.width < 44).map(([h]) => h)""")
+    assert not small, f"{name}: tap targets under 44px: {small}"
+    tiny = page.evaluate("""() => [...document.querySelectorAll('input:not([type=hidden])')]
+        .filter(e => parseFloat(getComputedStyle(e).fontSize) < 16).map(e => e.name)""")
+    assert not tiny, f"{name}: inputs whose text would make iOS zoom: {tiny}"
+    _axe(page, name)
+    _shot(page, name)
+
+
+def _axe(page: Any, name: str) -> None:
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    bad = [(v["id"], v["impact"], len(v["nodes"])) for v in results.response["violations"]
+           if v["impact"] in ("serious", "critical")]
+    assert not bad, f"{name}: accessibility violations {bad}"
+
+
+def _sign_in(page: Any, base: str, name: str, pin: str) -> None:
+    page.goto(f"{base}/login")
+    page.fill("#name", name)
+    page.fill("#pin", pin)
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url(f"{base}/")
+
+
+def _walk_to_ruling(page: Any, touch: bool = True) -> None:
+    """Tap the first answer of each question (leave optional ones open) until the ruling shows."""
+    for _ in range(15):
+        if page.locator("section.ruling").count():
+            return
+        answers = page.locator("button.answer")
+        refused = page.locator("p.error[role=alert]").count()  # a seat already taken: the next one
+        target = answers.nth(1 if refused else 0) if answers.count() else page.get_by_role("button", name="Leave open")
+        url = page.url
+        target.tap() if touch else target.click()
+        page.wait_for_url(lambda now: now != url)  # before anything else: mid-navigation a page hangs
+    raise AssertionError("no ruling reached")
+
+
+def test_a_judge_rules_from_her_phone_and_the_head_judge_sees_it_live(browser: Any, venue: dict[str, Any]) -> None:
+    base = venue["base"]
+    head_ctx = _context(browser, **DESKTOP)
+    head = head_ctx.new_page()
+    _sign_in(head, base, "Head", HEAD_PIN)
+    head.goto(f"{base}/log")
+    head.wait_for_selector("#live.on")
+    phone_ctx = _context(browser, **PHONE)
+    phone = phone_ctx.new_page()
+    phone.goto(f"{base}/")
+    assert phone.evaluate("window.isSecureContext") is False  # the LAN's reality: no service worker, no crypto.randomUUID
+    _check_phone_page(phone, "phone-1-home")
+    _sign_in(phone, base, "Ann", PIN)
+    phone.fill("#q", "she picked a tile from the wrong wall")
+    phone.get_by_role("button", name="Search").tap()
+    phone.wait_for_url("**/?q=*")
+    _check_phone_page(phone, "phone-2-search")
+    phone.locator("a.choice").first.tap()
+    phone.wait_for_url("**/s/wrong-wall")
+    _check_phone_page(phone, "phone-3-question")
+    _walk_to_ruling(phone)
+    _check_phone_page(phone, "phone-4-ruling")
+    box = phone.locator("section.ruling .dead, section.ruling ul.money").first.bounding_box()
+    assert box is None or box["y"] + box["height"] <= 844, "dead hands and payments are above the fold"
+    phone.fill("#table", "14")
+    phone.get_by_role("button", name="Record ruling").tap()
+    phone.wait_for_url("**/rulings/*")
+    assert "Recorded ✓" in phone.locator("[role=status]").first.inner_text()
+    _check_phone_page(phone, "phone-5-recorded")
+    rid = phone.url.rsplit("/", 1)[1]
+    head.wait_for_selector(f"#r-{rid}", timeout=5000)  # no reload: the event stream brought it
+    assert "14" in head.locator(f"#r-{rid}").inner_text()
+    _axe(head, "desktop-log")
+    _shot(head, "desktop-log")
+    assert not phone_ctx.outside and not head_ctx.outside, (phone_ctx.outside, head_ctx.outside)
+    head_ctx.close()
+    phone_ctx.close()
+
+
+def test_every_page_is_accessible_and_fits_a_phone_in_dark_mode(browser: Any, venue: dict[str, Any]) -> None:
+    base = venue["base"]
+    ctx = _context(browser, color_scheme="dark", **PHONE)
+    page = ctx.new_page()
+    _sign_in(page, base, "Bea", HEAD_PIN)
+    for path, name in [("/", "dark-home"), ("/s/mahjong-in-error", "dark-question"),
+                       ("/s/mahjong-in-error?others_acted=two&exposers=South&exposers=West", "dark-number"),
+                       ("/s/mahjong-in-error?others_acted=two&exposers=South&exposers=West&declared_value=40&declarer=East",
+                        "dark-ruling"),
+                       ("/pay?winner=North&how=discard&discarder=East&value=25&jokerless=yes", "dark-pay"),
+                       ("/s/nope", "dark-error"), ("/log", "dark-log")]:
+        page.goto(base + path)
+        assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(0, 0, 0)"
+        _check_phone_page(page, name)
+    page.goto(base + "/")
+    page.get_by_role("button", name="Sign out").tap()
+    page.wait_for_url(base + "/")
+    page.goto(base + "/login")
+    _check_phone_page(page, "dark-login")
+    ctx.close()
+
+
+def test_the_whole_judge_flow_works_without_javascript(browser: Any, venue: dict[str, Any]) -> None:
+    base = venue["base"]
+    ctx = _context(browser, java_script_enabled=False, **PHONE)
+    page = ctx.new_page()
+    _sign_in(page, base, "Cat", PIN)
+    page.goto(f"{base}/s/mahjong-in-error")
+    _walk_to_ruling(page)
+    page.fill("#table", "")
+    page.get_by_role("button", name="Record ruling").tap()
+    page.wait_for_load_state()
+    assert "Enter the table." in page.locator("[role=alert]").first.inner_text()  # refused inline, nothing lost
+    page.fill("#table", "3")
+    page.get_by_role("button", name="Record ruling").tap()
+    page.wait_for_url("**/rulings/*")
+    assert "Recorded ✓" in page.content()
+    _sign_in(page, base, "Cat", HEAD_PIN)
+    page.goto(f"{base}/log")
+    assert page.locator("meta[http-equiv=refresh]").count() == 1  # the log reloads itself instead
+    assert page.locator("#rows tr").count() >= 1
+    ctx.close()
+
+
+def test_a_ruling_recorded_while_offline_is_kept_and_sent_when_back(browser: Any, venue: dict[str, Any]) -> None:
+    base = venue["base"]
+    ctx = _context(browser, **PHONE)
+    page = ctx.new_page()
+    _sign_in(page, base, "Dee", PIN)
+    page.goto(f"{base}/s/mahjong-in-error?others_acted=two&exposers=South&exposers=West&declared_value=40&declarer=North")
+    rid = page.locator("input[name=rid]").get_attribute("value")
+    page.fill("#table", "21")
+    ctx.set_offline(True)
+    page.get_by_role("button", name="Record ruling").tap()
+    status = page.locator("p.outbox")
+    status.wait_for(state="visible")
+    assert "NOT recorded" in status.inner_text()
+    _shot(page, "phone-offline")
+    ctx.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    deadline = time.monotonic() + 10
+    found = False
+    while time.monotonic() < deadline and not found:
+        with RulingsLog.open(venue["db"], create=False) as log:
+            found = any(r.id == rid for r in log.find())
+        time.sleep(0.2)
+    assert found, "the kept ruling was sent when the network came back"
+    ctx.close()
