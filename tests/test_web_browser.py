@@ -177,8 +177,8 @@ def test_every_page_is_accessible_and_fits_a_phone_in_dark_mode(browser: Any, ve
         assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(0, 0, 0)"
         _check_phone_page(page, name)
     page.goto(base + "/")
-    page.get_by_role("button", name="Sign out").tap()
-    page.wait_for_url(base + "/")
+    with page.expect_navigation():  # from / to /: waiting for the URL alone would not wait
+        page.get_by_role("button", name="Sign out").tap()
     page.goto(base + "/login")
     _check_phone_page(page, "dark-login")
     ctx.close()

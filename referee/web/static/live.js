@@ -29,6 +29,8 @@
       if (!row || document.getElementById(row.id)) return; // already shown: never twice
       row.classList.add("new");
       rows.insertBefore(row, rows.firstChild);
+      var count = document.getElementById("count");
+      if (count) count.textContent = String(rows.children.length);
     });
   }
 
