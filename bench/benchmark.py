@@ -11,6 +11,8 @@ run, so a machine busy with other work slows both sides of each ratio alike:
   flat cold/warm  cost per situation at the largest N / at the smallest N               (<= 1.2)
   search       `search` over 1,000 situations, 1-word query                             (< 50 ms)
   search 8/1   an 8-word query / a 1-word query                                          (<= 8: linear)
+  serve        `referee serve`: ready to answer (< 1 s); 8 judges x 25 rulings over HTTP and a CLI
+               writing 50 at once, all kept once; 16 readers' question pages, p95 (< 50 ms); see serveload.py
 
 Each figure is shown as wall time and as CPU time; the verdict uses CPU time, which other work
 on a shared machine disturbs least. Commands run in fresh processes with bytecode caching on (as an installed referee runs; the
@@ -186,6 +188,9 @@ def main() -> int:
 
         load_rows(table, work, sizes, args.runs)
         handout_rows(table, env, min(args.runs, 5))
+        from serveload import serve_rows  # `referee serve` under an event's load (the web extra)
+
+        serve_rows(table, env)
     except RuntimeError as exc:
         print(f"benchmark could not run: {exc}")
     finally:

@@ -5,10 +5,12 @@ SQLite log are synchronous. Only the log's event stream is async.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import jinja2
 from starlette.applications import Starlette
@@ -52,6 +54,12 @@ class Web:
         self.settings = settings
         self.signer = Signer(settings.key or load_key(settings.db))
         self.limiter = PinLimiter()
+        # Every use of the log in this process goes through `log_lock`, one at a time. Opening a
+        # log reads the file's first bytes to check it is one, and on POSIX closing *any*
+        # descriptor of a file drops every lock this process holds on it, SQLite's included:
+        # two threads at once would let another process write under an open transaction and
+        # corrupt the file. Serialized, a ruling takes a few milliseconds; judges do not notice.
+        self.log_lock = threading.Lock()
         env = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True,
                                  undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
         env.globals["static"] = self.static_url
@@ -63,6 +71,14 @@ class Web:
         if name not in self._versions:
             self._versions[name] = hashlib.sha256((STATIC / name).read_bytes()).hexdigest()[:10]
         return f"/static/{name}?v={self._versions[name]}"
+
+    @contextlib.contextmanager
+    def log(self) -> Iterator[Any]:
+        """The rulings log, opened for this one use (never created by reading it)."""
+        from ..store.rulings import RulingsLog
+
+        with self.log_lock, RulingsLog.open(self.settings.db, create=False) as log:
+            yield log
 
     def ruleset(self) -> Ruleset:
         return load_strict(self.settings.ruleset)  # memoized by the loader; a broken one raises RefereeError

@@ -37,11 +37,11 @@ def _rows(w: Web, chosen: dict[str, str], since: str | None = None) -> list[Any]
 
 def repeats(w: Web) -> dict[str, list[str]]:
     """Ruling id -> the players for whom it is a repeat offence (the same situation again)."""
-    from ..store.rulings import Filters, RulingsLog
+    from ..store.rulings import Filters
 
     if not w.settings.db.exists():
         return {}
-    with RulingsLog.open(w.settings.db, create=False) as log:
+    with w.log() as log:
         players = log.players(Filters(event=w.settings.event))
     marked: dict[str, list[str]] = {}
     for p in players:
@@ -119,7 +119,6 @@ def _minus(iso: str, seconds: int) -> str:
 
 
 def export(request: Request) -> Response:
-    from ..store.rulings import RulingsLog
     from ..store.transfer import FORMATS, export as dump
 
     w = web(request)
@@ -130,7 +129,7 @@ def export(request: Request) -> Response:
     rows = _rows(w, _filters(request))
     snaps: list[Any] = []
     if fmt != "csv" and w.settings.db.exists():
-        with RulingsLog.open(w.settings.db, create=False) as log:
+        with w.log() as log:
             wanted = {r.ruleset_hash for r in rows}
             snaps = [s for s in log.snapshots() if s[0] in wanted]
     body = dump(rows, snaps, fmt)
@@ -152,12 +151,11 @@ async def withdraw(request: Request) -> Response:
 
 def _withdraw(w: Web, j: Any, rid: str, reason: str, back: str) -> Response:
     from ..errors import UsageError
-    from ..store.rulings import RulingsLog
 
     if not RULING_ID.fullmatch(rid) or not w.settings.db.exists():
         raise HTTPException(404, "No such ruling in the log.")
     try:
-        with RulingsLog.open(w.settings.db, create=False) as log:
+        with w.log() as log:
             r = log.get(rid)
             if j.role != "head" and (r.judge or "") != j.name:
                 raise HTTPException(403, "Only the head judge, or the judge who made it, may withdraw a ruling.")

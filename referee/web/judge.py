@@ -53,12 +53,12 @@ def home(request: Request) -> Response:
 
 def _rulings(w: Web, **where: str | None) -> list[Any]:
     """This event's rulings, oldest first, filtered; none while the log does not exist yet."""
-    from ..store.rulings import Filters, RulingsLog
+    from ..store.rulings import Filters
 
     if not w.settings.db.exists():
         return []
     judge = where.pop("judge", None)
-    with RulingsLog.open(w.settings.db, create=False) as log:
+    with w.log() as log:
         found = log.find(Filters(event=w.settings.event, **where))
     return [r for r in found if judge is None or (r.judge or "").casefold() == judge.casefold()]
 
@@ -148,7 +148,8 @@ def _record(request: Request, w: Web, j: Judge, form: FormData) -> Response:
         return _ruling_page(request, w, wk, 400, errors, values)
     o = wk.outcome
     ctx = LogContext(db=w.settings.db, event=w.settings.event, round=values["round"], table=values["table"], judge=j.name)
-    r = record(ctx, o, wk.players, printed(o), outcome_json(o), ruling_id=rid)
+    with w.log_lock:  # see Web.log_lock: one use of the log at a time in this process
+        r = record(ctx, o, wk.players, printed(o), outcome_json(o), ruling_id=rid)
     response = RedirectResponse(f"/rulings/{r.id}", status_code=303)
     for name, cookie in PREFS.items():
         response.set_cookie(cookie, values[name], max_age=SESSION_HOURS * 3600, samesite="strict", httponly=True)
@@ -156,7 +157,6 @@ def _record(request: Request, w: Web, j: Judge, form: FormData) -> Response:
 
 
 def recorded(request: Request) -> Response:
-    from ..store.rulings import RulingsLog
 
     w = web(request)
     j = w.require(request)
@@ -164,7 +164,7 @@ def recorded(request: Request) -> Response:
     if not RULING_ID.fullmatch(rid) or not w.settings.db.exists():
         raise HTTPException(404, "No such ruling in the log.")
     try:
-        with RulingsLog.open(w.settings.db, create=False) as log:
+        with w.log() as log:
             r = log.get(rid)
     except StoreError:
         raise HTTPException(404, "No such ruling in the log.") from None
