@@ -235,6 +235,11 @@ def test_withdraw_needs_a_reason_and_is_the_judges_own_or_the_heads(db: Path) ->
     assert "Withdrawn by Ann" in ann.get(url).text
     log_page = head.get("/log").text
     assert 'class="withdrawn"' in log_page and "wrong table" in log_page
+    second = _record(ann, "mahjong-in-error", MJE).headers["location"].rsplit("/", 1)[1]
+    from_log = head.post(f"/rulings/{second}/withdraw", data={"csrf": field(head.get("/log").text, "csrf"),
+                                                             "reason": "duplicate call", "back": "log"}, follow_redirects=False)
+    assert from_log.status_code == 303 and from_log.headers["location"] == "/log"
+    assert "duplicate call" in head.get("/log").text
 
 
 def test_names_and_notes_from_users_are_escaped(db: Path) -> None:

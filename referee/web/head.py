@@ -17,6 +17,7 @@ from starlette.responses import RedirectResponse, Response, StreamingResponse
 from ..store.db import StoreError
 from .app import Web, web
 from .judge import RULING_ID, _rulings, _text
+from .security import SESSION_COOKIE
 
 FILTERS = ("table", "round", "player", "judge", "situation")
 LOOKBACK_S = 10  # a ruling committed late (another process) is still caught; the page drops repeats
@@ -75,6 +76,7 @@ async def stream(request: Request) -> Response:
     chosen = _filters(request)
     last = _event_key(request.headers.get("last-event-id") or request.query_params.get("after") or "")
     row_template = w.templates.env.get_template("_row.html")
+    csrf = w.signer.csrf(request.cookies.get(SESSION_COOKIE, ""))  # for the withdraw form in each row
 
     async def events() -> AsyncIterator[str]:
         nonlocal last
@@ -94,7 +96,7 @@ async def stream(request: Request) -> Response:
             for r in fresh:
                 sent.add(r.id)
                 last = max(last, (r.recorded_at, r.id)) if last else (r.recorded_at, r.id)
-                html = " ".join(row_template.render(r=r, repeated=marked, csrf="").split())
+                html = " ".join(row_template.render(r=r, repeated=marked, csrf=csrf).split())
                 yield f"id: {r.recorded_at} {r.id}\nevent: ruling\ndata: {html}\n\n"
             ticks += 1
             if ticks % KEEPALIVE_EVERY == 0:
