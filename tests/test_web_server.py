@@ -121,3 +121,20 @@ def test_every_ruling_that_got_its_answer_survives_a_killed_server(server, tmp_p
     finally:
         again.send_signal(signal.SIGINT)
         again.wait(timeout=10)
+
+
+def test_a_busy_port_or_no_event_is_one_line_not_a_traceback(tmp_path: Path) -> None:
+    import socket
+
+    env = dict(os.environ, REFEREE_DB=str(tmp_path / "rulings.db"))
+    env.pop("REFEREE_EVENT", None)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = str(taken.getsockname()[1])
+        for args, says in ((["--event", "Open", "--port", port], "cannot listen on 127.0.0.1:" + port),
+                           (["--port", "0"], "name the event")):
+            p = subprocess.run([sys.executable, "-m", "referee", "serve", "--host", "127.0.0.1", "--no-qr", *args],
+                               capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
+            assert p.returncode == 2 and says in p.stderr, p.stderr
+            assert len(p.stderr.strip().splitlines()) == 1 and "Traceback" not in p.stderr
