@@ -35,7 +35,7 @@ STATIC = HERE / "static"
 class Settings:
     """What `referee serve` was started with: one event, one ruleset, one log."""
 
-    db: Path
+    db: Any  # the log: a file's Path, or a PostgreSQL URL (store.context.db_path gives either)
     ruleset: str  # an id or a folder, as `referee rule -r` takes it
     pin: str  # the judges' PIN
     head_pin: str
@@ -51,7 +51,10 @@ class Web:
     """The state every endpoint shares; hung on `app.state.web`."""
 
     def __init__(self, settings: Settings) -> None:
+        from ..store.rulings import check
+
         self.settings = settings
+        check(settings.db)  # the log exists (created if need be) and is one, before any page reads it
         self.signer = Signer(settings.key or load_key(settings.db))
         self.limiter = PinLimiter()
         # Every use of the log in this process goes through `log_lock`, one at a time. Opening a

@@ -44,11 +44,15 @@ def new_pin() -> str:
     return f"{secrets.randbelow(10**6):06d}"
 
 
-def key_file(db: Path) -> Path:
-    return db.with_name(db.name + ".serve-key")
+def key_file(db: Any) -> Path:
+    """Beside a log file; for a database URL, beside that log's event settings on this machine."""
+    from ..store.context import event_file
+
+    beside = db if isinstance(db, Path) else event_file(db)
+    return beside.with_name(beside.name + ".serve-key")
 
 
-def load_key(db: Path) -> bytes:
+def load_key(db: Any) -> bytes:
     """The server's signing key, kept beside the log (created once, readable by its owner only)."""
     path = key_file(db)
     try:
