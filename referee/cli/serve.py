@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
 from typing import Any, Optional
 
 import typer
@@ -76,7 +75,7 @@ def serve(
     event: Optional[str] = typer.Option(None, "--event", help="Event name every ruling is recorded under (default: REFEREE_EVENT or 'referee log event')."),
     ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r", metavar="RULESET", help="Ruleset id or folder (default: the event's, else nmjl)."),
     round_: Optional[str] = typer.Option(None, "--round", help="Current round: the default on the record form (default: REFEREE_ROUND or the event's)."),
-    db: Optional[Path] = typer.Option(None, "--db", help="Log file (default: REFEREE_DB, else the application folder); the same log 'referee log' reads."),
+    db: Optional[str] = typer.Option(None, "--db", metavar="FILE|URL", help="Log file or postgresql:// URL (default: REFEREE_DB, else the application folder); the same log 'referee log' reads."),
     host: str = typer.Option("0.0.0.0", "--host", metavar="ADDRESS", help="Address to listen on: 0.0.0.0 is every network; 127.0.0.1 this laptop only."),
     port: int = typer.Option(8000, "--port", min=0, max=65535, help="Port to listen on (0: any free port)."),
     pin: Optional[str] = typer.Option(None, "--pin", metavar="PIN", help="The judges' PIN (default: REFEREE_PIN, else a new 6-digit one)."),
