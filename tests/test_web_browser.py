@@ -172,7 +172,7 @@ def test_every_page_is_accessible_and_fits_a_phone_in_dark_mode(browser: Any, ve
                        ("/s/mahjong-in-error?others_acted=two&exposers=South&exposers=West&declared_value=40&declarer=East",
                         "dark-ruling"),
                        ("/pay?winner=North&how=discard&discarder=East&value=25&jokerless=yes", "dark-pay"),
-                       ("/s/nope", "dark-error"), ("/log", "dark-log")]:
+                       ("/s/nope", "dark-error"), ("/log", "dark-log"), ("/join", "dark-join")]:
         page.goto(base + path)
         assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(0, 0, 0)"
         _check_phone_page(page, name)

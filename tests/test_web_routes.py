@@ -317,3 +317,15 @@ def test_handouts_are_served(db: Path) -> None:
         r = c.get(f"/handouts/{sheet}", params={"download": "1"})
         assert r.status_code == 200 and r.text.startswith("<!") and "attachment" in r.headers["content-disposition"]
     assert c.get("/handouts/other").status_code == 404
+
+
+def test_the_join_page_shows_the_address_and_qr_and_the_pin_only_to_the_head_judge(db: Path) -> None:
+    c = client(db, urls=("http://192.0.2.7:8000/",))
+    page = c.get("/join").text
+    assert "http://192.0.2.7:8000/" in page and 'src="data:image/svg+xml;base64,' in page
+    assert PIN not in page
+    sign_in(c)
+    assert PIN not in c.get("/join").text  # a judge already has it; the page may be on a wall
+    head = client(db, urls=("http://192.0.2.7:8000/",))
+    sign_in(head, "Head", HEAD_PIN)
+    assert PIN in head.get("/join").text and HEAD_PIN not in head.get("/join").text

@@ -124,8 +124,9 @@ def serve(
     hosts = sorted({*addresses, "localhost", "127.0.0.1", *name})
     settings = Settings(db=path, ruleset=chosen, pin=pin, head_pin=head_pin, event=event, round=round_,
                         allowed_hosts=hosts + [socket.gethostname()], judges_only=judges_only)
-    application = create_app(settings)
     urls = [f"http://{a}:{port}/" for a in (*name, *addresses)] or [f"http://127.0.0.1:{port}/"]
+    settings.urls = tuple(urls)
+    application = create_app(settings)
     out.print(f"[bold]referee serve[/]: {safe(event)} · ruleset {safe(rs.id)} {safe(rs.meta.version)} · log {safe(path)}")
     out.print("Judges open this on a phone on the same network:")
     for url in urls:

@@ -45,6 +45,7 @@ class Settings:
     judges_only: bool = False  # everything behind sign-in, search and rulings too
     key: bytes | None = None  # the signing key; default: the file beside the log
     stopping: Callable[[], bool] = lambda: False  # true once the server is shutting down: streams end
+    urls: tuple[str, ...] = ()  # the addresses serve printed, for the join page
 
 
 class Web:
@@ -156,6 +157,7 @@ def create_app(settings: Settings) -> Starlette:
         Route("/log/export", head.export),
         Route("/handouts/{sheet}", head.handout),
         Route("/health", judge.health),
+        Route("/join", judge.join),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     middleware = [Middleware(Guard)]

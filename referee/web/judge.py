@@ -222,3 +222,26 @@ async def theme(request: Request) -> Response:
 
 def health(request: Request) -> Response:
     return PlainTextResponse(f"ok {len(_rulings(web(request)))}")
+
+
+def join(request: Request) -> Response:
+    """The address to open and its QR code, for the head judge's screen or a printed sign; the
+    judges' PIN only to the head judge."""
+    import base64
+
+    w = web(request)
+    urls = list(w.settings.urls) or [str(request.base_url)]
+    qr = ""
+    try:
+        import io
+
+        import segno
+
+        buf = io.BytesIO()
+        segno.make(urls[0], error="m").save(buf, kind="svg", scale=6, border=2, dark="#000", light="#fff")
+        qr = "data:image/svg+xml;base64," + base64.b64encode(buf.getvalue()).decode()
+    except ImportError:
+        pass
+    j = w.judge(request)
+    pin = w.settings.pin if j and j.role == "head" else None
+    return w.page(request, "join.html", urls=urls, qr=qr, pin=pin)
