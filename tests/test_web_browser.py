@@ -145,8 +145,19 @@ def test_a_judge_rules_from_her_phone_and_the_head_judge_sees_it_live(browser: A
     _check_phone_page(phone, "phone-3-question")
     _walk_to_ruling(phone)
     _check_phone_page(phone, "phone-4-ruling")
-    box = phone.locator("section.ruling .dead, section.ruling ul.money").first.bounding_box()
-    assert box is None or box["y"] + box["height"] <= 844, "dead hands and payments are above the fold"
+    for part in ("section.ruling .dead", "section.ruling ul.money"):  # what the judge reads out first
+        for i in range(phone.locator(part).count()):
+            box = phone.locator(part).nth(i).bounding_box()
+            assert box["y"] + box["height"] <= 844, f"{part} is below the fold"
+    ruled = phone.url
+    phone.go_back()  # the browser's Back undoes exactly the last answer
+    phone.wait_for_url(lambda now: now != ruled)
+    assert phone.locator("legend").count() == 1 and ruled.startswith(phone.url.split("?")[0])
+    assert len(phone.url.split("&")) == len(ruled.split("&")) - 1
+    phone.reload()  # and a reload is safe: the same question again
+    assert phone.locator("legend").count() == 1
+    phone.go_forward()
+    phone.wait_for_url(ruled)
     phone.fill("#table", "14")
     phone.get_by_role("button", name="Record ruling").tap()
     phone.wait_for_url("**/rulings/*")
