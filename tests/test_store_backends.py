@@ -305,6 +305,36 @@ def test_a_connection_lost_before_the_commit_records_nothing(pg_server, pg_url: 
         assert log.find() == []
 
 
+def test_a_connection_lost_in_the_commit_says_the_server_may_have_it(pg_server, pg_url: str, monkeypatch) -> None:
+    from referee.store.backend import Unconfirmed
+
+    with RulingsLog.open(pg_url) as log:
+        conn = log.db.conn
+        plain = conn.execute
+
+        def execute(sql, *args, **kwargs):  # the connection drops just as COMMIT is sent
+            if sql == "COMMIT":
+                pg_server.sql(f"SELECT pg_terminate_backend({conn.info.backend_pid})")
+            return plain(sql, *args, **kwargs)
+
+        monkeypatch.setattr(conn, "execute", execute)
+        with pytest.raises(Unconfirmed, match="may or may not have recorded it") as caught:
+            log.add(_ruling(1))
+        assert "\n" not in str(caught.value)
+    with RulingsLog.open(pg_url) as log:
+        assert log.find() == []  # here the server rolled it back: never half a ruling
+
+
+def test_an_import_in_batches_adds_each_ruling_once_and_reports_conflicts(log_at: str) -> None:
+    rulings = [_ruling(n) for n in range(1203)]
+    changed = Ruling(**{**rulings[700].as_dict(), "printed": "rewritten"})
+    with RulingsLog.open(log_at) as log:
+        log.add(rulings[5])
+        merged = log.merge([*rulings, rulings[9], changed])
+        assert (merged.added, merged.conflicts) == (1202, [rulings[700].id])
+        assert log.count() == 1203 and log.merge(rulings) == Merged()
+
+
 def test_a_file_log_never_imports_the_postgres_driver(tmp_path: Path) -> None:
     import subprocess
     import sys

@@ -13,6 +13,11 @@ from __future__ import annotations
 from typing import Any, ContextManager, Iterable, Protocol, Sequence
 
 from .context import DbUrl, Location
+from .db import StoreError
+
+
+class Unconfirmed(StoreError):
+    """A write whose COMMIT got no answer (the connection dropped): the server may have it."""
 
 
 class Cursor(Protocol):
@@ -30,6 +35,9 @@ class Backend(Protocol):
 
     def execute(self, sql: str, args: Sequence[Any] | Iterable[Any] = ()) -> Cursor:
         """Run one statement written with `?` placeholders."""
+
+    def executemany(self, sql: str, rows: list[Sequence[Any]]) -> Cursor:
+        """One statement for many rows, without a round trip each; rowcount is the total."""
 
     def transaction(self) -> ContextManager[Any]:
         """All or nothing: a failure inside leaves no trace of it."""

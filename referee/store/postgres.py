@@ -17,6 +17,7 @@ import re
 from typing import Any, Iterator, Sequence
 
 from . import db
+from .backend import Unconfirmed
 from .context import DbUrl
 from .db import StoreError
 
@@ -39,6 +40,12 @@ def _dialect(step: str) -> str:
 
 
 MIGRATIONS: list[str] = [_dialect(step) for step in db.MIGRATIONS]
+
+
+def _dialect_query(sql: str) -> str:
+    """The store writes SQLite's dialect; PostgreSQL's differs in the placeholder and in the
+    name of instr() (same arguments, same meaning)."""
+    return sql.replace("?", "%s").replace("instr(", "strpos(")
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -107,8 +114,12 @@ class PostgresLog:
         return (row[0], int(row[1])) if row else ("", 0)
 
     def _migrate(self, create: bool) -> None:
-        if self._version() == (APPLICATION, SCHEMA_VERSION):
-            return
+        try:  # one round trip when the log is ready, as it is at every ruling but the first
+            row = self.conn.execute("SELECT application, schema_version FROM referee_log").fetchone()
+            if row is not None and (row[0], int(row[1])) == (APPLICATION, SCHEMA_VERSION):
+                return
+        except psycopg.Error:  # no such table (or not ours): the careful way, below
+            pass
         with self.transaction():
             self.conn.execute("SELECT pg_advisory_xact_lock(%s)", (LOCK_KEY,))
             found = self._version()
@@ -136,9 +147,12 @@ class PostgresLog:
             self.conn.execute("UPDATE referee_log SET schema_version = %s", (SCHEMA_VERSION,))
 
     def execute(self, sql: str, args: Sequence[Any] = ()) -> Any:
-        # The store writes SQLite's dialect; PostgreSQL's differs in the placeholder and in the
-        # name of instr() (same arguments, same meaning)
-        return self.conn.execute(sql.replace("?", "%s").replace("instr(", "strpos("), args)
+        return self.conn.execute(_dialect_query(sql), args)
+
+    def executemany(self, sql: str, rows: list[Sequence[Any]]) -> Any:
+        cur = self.conn.cursor()
+        cur.executemany(_dialect_query(sql), rows)  # pipelined: one round trip for the lot
+        return cur
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[Any]:
@@ -154,7 +168,7 @@ class PostgresLog:
         try:
             self.conn.execute("COMMIT")
         except psycopg.OperationalError as exc:
-            raise StoreError(f"{self.where}: the connection failed while committing ({_why(exc, self.where)}); "
+            raise Unconfirmed(f"{self.where}: the connection failed while committing ({_why(exc, self.where)}); "
                              "the server may or may not have recorded it: see 'referee log list'") from None
 
     @contextlib.contextmanager

@@ -46,6 +46,9 @@ class SqliteLog:
     def execute(self, sql: str, args: Sequence[Any] = ()) -> sqlite3.Cursor:
         return self.conn.execute(sql, args)
 
+    def executemany(self, sql: str, rows: list[Sequence[Any]]) -> sqlite3.Cursor:
+        return self.conn.executemany(sql, rows)
+
     def transaction(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
         return db.transaction(self.conn)
 
