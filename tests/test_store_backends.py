@@ -182,7 +182,7 @@ def test_every_log_command_works_on_either_backend(log_at: str, cli, monkeypatch
     assert cli("log", "replay", first[-8:]).exit_code == 0
     assert cli("log", "withdraw", first[-8:], "--reason", "wrong table").exit_code == 0
     out = tmp_path / "out.jsonl"
-    assert cli("log", "export", "-o", str(out)).exit_code == 0
+    assert cli("log", "export", "--with-origin", "-o", str(out)).exit_code == 0  # as recorded here
     r = cli("log", "import", str(out))
     assert r.exit_code == 0 and "2 rulings, 0 new" in r.output
     saved = event_file(db_path(log_at))
