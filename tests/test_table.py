@@ -126,3 +126,29 @@ def test_a_note_on_the_rulings_own_reasoning_is_a_note() -> None:
 def test_json_keeps_everything() -> None:
     doc = json.loads(cli("rule", "--answers", JEB2, "--no-input", "--json").stdout)
     assert len(doc["notes"]) == 3 and len(doc["ruling"]["cite"]) == 5
+
+
+# ---------------------------------------------------------------------------
+# exit codes as other command-line tools have them
+
+
+def test_no_arguments_prints_the_help_and_succeeds() -> None:
+    r = cli()
+    assert r.code == 0 and "Usage:" in r.stdout and "rule" in r.stdout
+
+
+@pytest.mark.parametrize("args", [["list"], ["search", "wrong", "wall"], ["show", "mahjong-in-error"]])
+def test_a_closed_pipe_ends_quietly(args: list[str]) -> None:
+    import signal
+    import subprocess
+    import sys
+
+    p = subprocess.Popen([sys.executable, "-m", "referee", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    p.stdout.close()  # `| head -1` that has gone before the first line: every write meets a closed pipe
+    code = p.wait(timeout=60)
+    assert p.stderr.read() == b""  # no traceback, no error line
+    assert code in (-signal.SIGPIPE, 128 + signal.SIGPIPE)  # as cat or git: ended by SIGPIPE, not 1, 'a finding'
+
+
+def test_list_starts_with_a_phase_not_a_blank_line() -> None:
+    assert cli("list").stdout.splitlines()[0] == "deal"

@@ -6,6 +6,7 @@ inside the commands that need them, so `referee rule` starts fast.
 """
 from __future__ import annotations
 
+import errno
 import gc
 import sys
 from typing import Any, Callable, NoReturn
@@ -19,7 +20,7 @@ from .show import LazyConsole, print_json, safe  # noqa: F401  (print_json: for 
 
 app = App(
     add_completion=False,
-    no_args_is_help=True,
+    invoke_without_command=True,  # `referee` alone: the help on stdout, exit 0, as git or pip do
     help="Rulings for American Mah Jongg (NMJL-style): find the situation, answer a few questions, read the ruling.",
     epilog="Start with 'referee rule' and type what happened, e.g. 'wrong wall' or 'false mahj'. "
            "'referee COMMAND --help' shows a command's options and examples.",
@@ -65,14 +66,16 @@ def guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
             gc.freeze()
             gc.enable()
         try:
-            return fn(*args, **kwargs)
+            result = fn(*args, **kwargs)
+            sys.stdout.flush()  # a closed pipe is found here, while we can still say how to end
+            return result
         except RefereeError as exc:
             fail(exc)
         except KeyboardInterrupt:
             err.print("\nreferee: interrupted")
             raise typer.Exit(EXIT_INTERRUPTED) from None
         except BrokenPipeError:
-            raise
+            closed_pipe()
         except OSError as exc:  # a path the system refuses (name too long, no permission): one line
             fail(UsageError(_os_message(exc)))
 
@@ -119,9 +122,30 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _referee(
+    ctx: typer.Context,
     version: bool = typer.Option(False, "--version", is_eager=True, callback=_version, help="Print the version and exit."),
 ) -> None:
     """Rulings for American Mah Jongg (NMJL-style): find the situation, answer a few questions, read the ruling."""
+    if ctx.invoked_subcommand is None:
+        typer.echo(ctx.get_help())
+        raise typer.Exit(EXIT_OK)
+
+
+def closed_pipe() -> NoReturn:
+    """The reader went away (`referee list | head -1`): stop quietly, as cat or git do, ended by
+    SIGPIPE; not click's exit 1, which the README's codes call a finding."""
+    import os
+    import signal
+
+    try:  # nothing more reaches the pipe, not even the interpreter's last flush
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    if hasattr(signal, "SIGPIPE"):
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGPIPE)
+    sys.exit(128 + 13)
 
 
 def main() -> None:
@@ -131,6 +155,9 @@ def main() -> None:
         err.print("\nreferee: interrupted")
         sys.exit(EXIT_INTERRUPTED)
     except SystemExit as exc:
+        cause = exc.__context__
+        if exc.code == 1 and isinstance(cause, OSError) and cause.errno == errno.EPIPE:
+            closed_pipe()  # click's own catch of a closed pipe, outside any command's
         # Ctrl-C while typer still parses the command line comes out as a bare exit 130, the
         # interrupt only its cause; guarded commands have said so already (their exit has none).
         if exc.code == EXIT_INTERRUPTED and isinstance(getattr(exc.__context__, "__cause__", None), KeyboardInterrupt):

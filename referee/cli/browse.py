@@ -70,8 +70,10 @@ def list_(
     current = None
     for s in sits:
         if s.phase != current:
+            if current is not None:
+                out.print()  # a blank line between phases, none before the first: `list | head -1` is a phase
             current = s.phase
-            out.print(f"\n[bold]{safe(current)}[/]")
+            out.print(f"[bold]{safe(current)}[/]")
         if width() >= 60:  # room for a column of titles
             wrapped(out, s.title, first=f"  {clean(s.id):<28} ")
         else:
