@@ -207,57 +207,93 @@ def ruling_text(o: Outcome) -> str:
     return "".join(clean(line) + "\n" for line in lines)
 
 
-def _gist(text: str, limit: int = 90) -> str:
-    """The start of a ruling for the tree view, cut between words and marked as cut."""
-    flat = " ".join(text.split())
-    if len(flat) <= limit:
-        return flat
-    kept = flat[: flat.rfind(" ", 0, limit + 1)].rstrip(" ,;:")
-    return kept + (" \u2026" if kept.endswith(".") else "\u2026")
+GAME_WORDS = {"continues": "play continues", "ends": "the game ends", "replay": "the game is replayed",
+              "redeal": "the hand is redealt"}
+
+
+def _in_words(rs: Ruleset, sid: str, text: str) -> str:
+    """A ruling's text as read with every seat open: '{declarer}' is 'the declarer'."""
+    from .outcome import _Binder
+
+    return _Binder(rs, sid, {}, {}).fill(text) if "{" in text else text
+
+
+def _who_words(rs: Ruleset, sid: str, role: str) -> str:
+    """A role as the rulings name it while its seat is open: 'the picker', 'each other player'."""
+    from .model import GROUPS
+
+    if role in GROUPS:
+        return "every other hand"
+    defined = rs.situations[sid].roles.get(role) if sid in rs.situations else None
+    return defined.label if defined is not None and defined.label else "the " + role.replace("_", " ")
+
+
+def _answer_words(fact: Any, value: str) -> str:
+    """A branch's answer as the judge would give it: the choice's own words, not its value."""
+    if value == "else":
+        return "any other answer"
+    if fact is not None and fact.choices and value in fact.choices:
+        return fact.choices[value]
+    return value
+
+
+def _goto_words(rs: Ruleset, goto: str) -> str:
+    there = rs.situations.get(goto)
+    return f"go on in '{there.title}' ({goto})" if there is not None else f"go on in {goto}"
 
 
 def tree_lines(rs: Ruleset, sid: str) -> list[str]:
-    """A situation's tree as indented text."""
+    """A situation's tree as indented text, in words: each question as asked, each answer as
+    chosen, each ruling in full with its seats open ('the declarer'). A node's id closes its
+    line in brackets, for an overlay's `patch:`; a question or ruling two branches share is
+    printed once and pointed back to."""
     from . import model as m
 
     sit = rs.situation(sid)
     out = [f"{sit.id}: {sit.title}", f"  {sit.summary}", ""]
     seen: set[str] = set()
     # an explicit stack, not recursion: a chain of a thousand questions must still print
-    todo: list[tuple[str, int, str] | str] = [(sit.start, 1, "")]  # a node to print, or a finished line
+    todo: list[tuple[str, str, str] | str] = [(sit.start, "  ", "")]  # a node to print, or a finished line
     while todo:
         item = todo.pop()
         if isinstance(item, str):
             out.append(item)
             continue
-        nid, depth, label = item
-        pad = "  " * depth
-        # the node id in brackets: what an overlay's `patch:` names under `nodes:`
-        prefix = (f"{pad}{label} -> " if label else pad) + f"({nid}) "
+        nid, pad, label = item
+        prefix, inner = pad + (f"{label}: " if label else ""), pad  # inner: where its answers go
+        if len(label) > 20:  # a long answer on a line of its own, what follows under it
+            out.append(f"{pad}{label}:")
+            prefix = inner = pad + "  "
         n = sit.nodes.get(nid)
         if n is None:
             out.append(f"{prefix}?? missing node '{nid}'")
             continue
+        if isinstance(n, m.GotoNode):
+            out.append(f"{prefix}{_goto_words(rs, n.goto)}  [{nid}]")
+            continue
+        if nid in seen:  # printed once in full; here pointed back to
+            if isinstance(n, m.RulingNode):
+                out.append(f"{prefix}{n.ruling.id}, as above  [{nid}]")
+            else:
+                fact = rs.fact(n.ask, sid)
+                out.append(f"{prefix}? {fact.ask if fact else n.ask} (as above)  [{nid}]")
+            continue
+        seen.add(nid)
         if isinstance(n, m.RulingNode):
             r = n.ruling
-            dead = f" dead: {', '.join(r.dead)};" if r.dead else ""
-            out.append(f"{prefix}[{r.id}] game {r.game};{dead} {_gist(r.says)}")
-            continue
-        if isinstance(n, m.GotoNode):
-            out.append(f"{prefix}goto {n.goto}" + (f" at {n.at}" if n.at else ""))
-            continue
-        if nid in seen:  # a question two branches share is printed once, in full
-            out.append(f"{prefix}? {n.ask}, as above")
+            dead = f" · dead: {', '.join(_who_words(rs, sid, d) for d in r.dead)}" if r.dead else ""
+            says = " ".join(_in_words(rs, sid, r.says).split())
+            out.append(f"{prefix}{r.id} · {GAME_WORDS.get(r.game, r.game)}{dead} · {says}  [{nid}]")
             continue
         fact = rs.fact(n.ask, sid)
-        out.append(f"{prefix}? {n.ask}: {fact.ask if fact else '(undefined fact)'}")
-        seen.add(nid)
-        later: list[tuple[str, int, str] | str] = []
+        out.append(f"{prefix}? {fact.ask if fact else n.ask}  [{nid}]")
+        later: list[tuple[str, str, str] | str] = []
         for value, target in n.branches():
+            words = _answer_words(fact, value)
             if isinstance(target, m.Goto):
-                later.append(f"{pad}  {value} -> goto {target.goto}" + (f" at {target.at}" if target.at else ""))
+                later.append(f"{inner}  {words}: {_goto_words(rs, target.goto)}")
             else:
-                later.append((target, depth + 1, value))
+                later.append((target, inner + "  ", words))
         todo.extend(reversed(later))
     return out
 

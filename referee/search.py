@@ -23,13 +23,16 @@ from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 from .model import Situation
-from .searchwords import RELATED, pieces, tokens
+from .searchwords import RELATED, pieces, runs, tokens
 
 MAX_TERMS = 64  # distinct query terms considered; more words than this never come from a judge
 K1 = 1.2  # how fast more mentions of a term stop adding (BM25's usual value)
 ALIAS_BONUS = 0.5  # a situation whose one alias the story mostly says scores up to this much more
 ALIAS_TOP = 30  # ... looked at for the best-scoring situations only, so the cost stays bounded
 EXACT_BONUS = 1000.0  # the judge typed a title, alias or id: that situation comes first
+TITLE_BONUS = 0.3  # words typed side by side, side by side in the title: "joker exchange" is that case
+TITLE_WORDS = 3  # ... when at most this many terms were typed
+NEAR_TIE = 0.9  # a second match scoring this close to the first is offered as "or did you mean"
 
 # field -> (weight, length normalisation b)
 FIELDS: dict[str, tuple[float, float]] = {
@@ -76,6 +79,15 @@ def _fields(sit: Situation) -> dict[str, list[str]]:
     }
 
 
+def _side_by_side(seq: list[frozenset[str]]) -> frozenset[tuple[str, str]]:
+    return frozenset((a, b) for x, y in zip(seq, seq[1:]) for a in x for b in y)
+
+
+def near_tie(hits: Sequence["Hit"]) -> bool:
+    """Whether the second match is about as good as the first: the judge should choose."""
+    return len(hits) > 1 and hits[0].score < EXACT_BONUS and hits[1].score >= NEAR_TIE * hits[0].score
+
+
 def _deletes(word: str) -> set[str]:
     return {word[:i] + word[i + 1:] for i in range(len(word))}
 
@@ -111,6 +123,7 @@ class Index:
     near: dict[str, set[str]] = field(default_factory=dict)  # a spelling, and each with a letter left out
     idf: dict[str, float] = field(default_factory=dict)
     order: list[int] = field(default_factory=list)  # each situation's place by id, to break ties
+    title_pairs: list[frozenset[tuple[str, str]]] = field(default_factory=list)  # terms side by side in the title
 
     @classmethod
     def build(cls, situations: Sequence[Situation]) -> "Index":
@@ -136,6 +149,7 @@ class Index:
                             idx.exact[key] = i if idx.exact.get(key, i) == i else None
                 doc[name] = (counts, sum(counts.values()))
             docs.append(doc)
+            idx.title_pairs.append(_side_by_side(runs(sit.title)))
             idx.terms.append(frozenset(t for counts, _ in doc.values() for t in counts))
             idx.shown.append(shown)
         avg = {name: (sum(d[name][1] for d in docs) / len(docs)) or 1.0 for name in FIELDS} if docs else {}
@@ -176,7 +190,8 @@ class Index:
         found: list[tuple[str, float]] = []
         for c in cands:
             d = _distance(word, c, limit)
-            if d <= limit and (len(word) > 3 or sorted(word) == sorted(c)):
+            # a short word: letters swapped, or one left out ("wal" for wall), never one changed
+            if d <= limit and (len(word) > 3 or sorted(word) == sorted(c) or word in _deletes(c)):
                 found.append((c, 0.8 if d == 1 else 0.6))
         if not found and len(word) >= 4:  # a word typed only in part: "disc" for discard
             at = bisect_left(self.sorted_spellings, word)
@@ -200,10 +215,13 @@ class Index:
                         found.add(other)
             elif term not in query:
                 query[term] = 0.0  # remembered, so a repeated unknown word is looked at once
-                for known, weight in self._spelled(word):
+                spelled = self._spelled(word)
+                for known, weight in spelled:
                     if query.get(known, 0.0) < weight:
                         query[known] = weight
                         found.add(known)
+                if spelled:  # the word meant, for the word pairs: "wrong wal" is "wrong wall"
+                    term = spelled[0][0]
             if not added:
                 said.append(term)
             produced.append((typed, found))
@@ -234,8 +252,12 @@ class Index:
         if not scores:
             return []
         asked = {t: w for t, w in query.items() if w and " " not in t}
+        # a few words naming the case ("joker exchange"), not a story, where a title's phrase decides
+        typed_pairs = _side_by_side(runs(text)) if 1 < len(asked) <= TITLE_WORDS else frozenset()
         for i in heapq.nlargest(ALIAS_TOP, scores, key=scores.__getitem__):
             scores[i] *= 1.0 + ALIAS_BONUS * self._alias_bonus(i, asked) ** 0.5
+            if typed_pairs & self.title_pairs[i]:
+                scores[i] *= 1.0 + TITLE_BONUS
         exact = self.exact.get(tokens(text))
         if exact is not None:
             scores[exact] = scores.get(exact, 0.0) + EXACT_BONUS

@@ -87,6 +87,8 @@ _PHRASE_RULES: list[tuple[str, str]] = [
     ("when|while it was|is my|your|south|west|north|east|someone|somebody [else] turn", "outofturn"),
     ("picked|pick|picks|drew|draw|draws|drawn [her|his|my|their|the|a] winning tile|one", "selfpick ..."),
     ("face up", "flip"),
+    # a tile that fell on the floor was seen, like one knocked face up; "the floor" alone is the discards
+    ("fell|fall|falls|fallen|falling|dropped|drop|drops [off|over|down] on|onto|to the floor|ground", "flip"),
     ("put|puts|putting|laid|lay|lays out|down [a|an|her|two|three|four|five] pung|pungs|kong|kongs|quint|jokers|joker", "expose ..."),
 ]
 
@@ -216,7 +218,7 @@ _FORMS: dict[str, tuple[str, ...]] = {
                               "disputed", "dispute", "contest", "contested", "contests", "protest", "protested")},
     **{w: ("mumble",) for w in ("mumble", "mumbled", "mumbles", "mutter", "muttered", "mutters", "whisper",
                                 "whispered", "murmured", "inaudible", "quietly")},
-    **{w: ("flip",) for w in ("flip", "flips", "flipped", "flipping", "overturned")},
+    **{w: ("flip",) for w in ("flip", "flips", "flipped", "flipping", "overturned", "fell", "fallen")},
     **{w: ("obvious",) for w in ("obvious", "obviously", "clearly", "clear", "plainly", "evident", "evidently")},
     **{w: ("pung",) for w in ("pung", "pungs", "kong", "kongs", "quint", "quints", "sextet", "sextets", "pong", "kang")},
     **{w: ("natural",) for w in ("natural", "naturals", "real")},
@@ -320,3 +322,9 @@ def pairs(text: str) -> list[tuple[str, str]]:
 def terms(text: str) -> list[str]:
     """The search terms of `text`, in order."""
     return [t for _, t in pairs(text)]
+
+
+def runs(text: str) -> list[frozenset[str]]:
+    """The terms of each word of `text` in order, a stop word as an empty set: words next to each
+    other here were next to each other as written ("jokers were redeemed" is no "joker exchange")."""
+    return [frozenset(_stem(w)) for _, w, added in _words(text) if not added]

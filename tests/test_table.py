@@ -152,3 +152,68 @@ def test_a_closed_pipe_ends_quietly(args: list[str]) -> None:
 
 def test_list_starts_with_a_phase_not_a_blank_line() -> None:
     assert cli("list").stdout.splitlines()[0] == "deal"
+
+
+# ---------------------------------------------------------------------------
+# search: a judge's few words
+
+
+def _ids(*words: str) -> list[str]:
+    r = cli("search", "--json", *words)
+    assert r.code == 0, r.stderr
+    return [h["id"] for h in json.loads(r.stdout)]
+
+
+def test_a_short_word_missing_a_letter_is_forgiven() -> None:
+    assert _ids("wrong", "wal")[:2] == ["wrong-wall", "served-wrong-wall"]  # walls, not any 'wrong' thing
+
+
+def test_joker_exchange_finds_the_joker_exchange_situations_first() -> None:
+    ranked = _ids("joker", "exchange")
+    assert ranked[0].startswith("joker-exchange")
+    assert ranked.index("jokerless-after-redemption") > 2
+
+
+def test_a_tile_on_the_floor_is_not_the_wrong_discard() -> None:
+    assert _ids("tile", "fell", "on", "the", "floor")[0] != "wrong-tile-from-floor"
+    assert _ids("grabbed", "the", "wrong", "tile", "from", "the", "floor")[0] == "wrong-tile-from-floor"  # the slang still works
+
+
+def test_a_near_tie_is_offered_as_such() -> None:
+    r = cli("search", "joker", "exchange")
+    lines = r.stdout.splitlines()
+    said = lines.index("or did you mean:")
+    assert 0 < said < 4  # between the first match and the second
+    doc = json.loads(cli("search", "--json", "joker", "exchange").stdout)
+    assert doc[0]["near_tie"] and doc[1]["near_tie"] and not doc[2]["near_tie"]
+    clear = cli("search", "wrong", "wall").stdout  # a title typed: no doubt
+    assert "or did you mean" not in clear
+
+
+# ---------------------------------------------------------------------------
+# show: several words, and the tree in words
+
+
+def test_show_takes_several_words() -> None:
+    r = cli("show", "wrong", "end")
+    assert r.code == 0 and r.stdout.startswith("wrong-end: ")
+    typo = cli("show", "wrong", "wal")
+    assert typo.code == 0 and typo.stdout.startswith("wrong-wall: ") and "best match" in typo.stderr
+    tie = cli("show", "joker", "exchange")
+    assert tie.code == 2 and "joker-exchange-mahjong" in tie.stderr and tie.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("rid", ["nmjl", "tournament", "card-game"])
+def test_show_prints_questions_and_rulings_in_words(rid: str) -> None:
+    from referee.loader import load_strict
+    from referee.render import tree_lines
+
+    rs = load_strict(rid)
+    for sid, sit in rs.situations.items():
+        text = "\n".join(tree_lines(rs, sid))
+        assert "{" not in text, (sid, text)  # no placeholder left: seats read 'the declarer'
+        flat = " ".join(text.split())
+        for fact in {q for n in sit.nodes.values() for q in [getattr(n, "ask", None)] if q}:
+            asked = rs.fact(fact, sid)
+            assert f"? {fact}" not in flat and f"? {' '.join(asked.ask.split())}" in flat, (sid, fact)  # its words
+        assert "\u2026" not in text  # nothing cut

@@ -25,7 +25,7 @@ def search(
     forgiven. --json adds, for each match, the title or alias that matched best ("matched")
     and the typed words found in the situation ("words").
     """
-    from ..search import search as find
+    from ..search import near_tie, search as find
     from .defaults import load_for
 
     if limit < 1:  # else every story would be 'no situation matches'
@@ -33,15 +33,20 @@ def search(
     rs = load_for(ruleset)
     hits = find(list(rs.situations.values()), " ".join(words), limit=limit)
     if as_json:
+        close = near_tie(hits)
         print_json([{"id": h.situation.id, "title": h.situation.title, "score": h.score,
-                     "matched": h.matched, "words": list(h.words)} for h in hits])
+                     "matched": h.matched, "words": list(h.words), "near_tie": close and n < 2}
+                    for n, h in enumerate(hits)])
         if not hits:  # the same exit code as the text form: scripts test it, not the output
             raise typer.Exit(EXIT_FINDING)
         return
     if not hits:
         err.print(f"referee: no situation matches '{safe(' '.join(words))}'; try 'referee list'")
         raise typer.Exit(EXIT_FINDING)
-    for h in hits:  # the summary on lines of its own: without colour it ran on from the title
+    close = near_tie(hits)
+    for n, h in enumerate(hits):  # the summary on lines of its own: without colour it ran on from the title
+        if n == 1 and close:  # the first is no clear winner: say so before the judge reads on
+            out.print(styled(("or did you mean:", "bold yellow")))
         wrapped(out, styled((h.situation.id, "bold"), "  " + h.situation.title), rest="      ")
         wrapped(out, styled((h.situation.summary, "dim")), first="    ", rest="    ")
 
@@ -84,7 +89,7 @@ def list_(
 @app.command(epilog=examples("referee show wrong-end", "referee show mahjong-in-error \\\n  --format mermaid"))
 @guarded
 def show(
-    situation: str = typer.Argument(..., metavar="SITUATION", help="Situation id."),
+    words: list[str] = typer.Argument(..., metavar="SITUATION", help="Situation id, or words as for 'rule' (quotes not needed)."),
     ruleset: Optional[str] = RULESET_OPT,
     fmt: str = typer.Option("text", "--format", "-f", metavar="FORMAT", help="text, mermaid or dot."),
 ) -> None:
@@ -93,6 +98,7 @@ def show(
     from .defaults import load_for
 
     rs = load_for(ruleset)
+    situation = _situation_for(rs, " ".join(words))
     if fmt == "text":
         for line in tree_lines(rs, situation):
             indent = len(line) - len(line.lstrip(" "))
@@ -106,6 +112,29 @@ def show(
         print(controls(tree_graph(rs, situation, fmt)))
     else:
         raise UsageError(f"unknown format '{fmt}'; choose text, mermaid or dot")
+
+
+def _situation_for(rs: object, words: str) -> str:
+    """The situation `show` means: an id, a title or alias typed exactly, else the clear best
+    match of a search (said on standard error); near-tied matches are named, not guessed."""
+    from ..search import exact, near_tie, search
+
+    sits = list(rs.situations.values())  # type: ignore[attr-defined]
+    if words in rs.situations:  # type: ignore[attr-defined]
+        return words
+    hit = exact(sits, words)
+    if hit is not None:
+        return hit.id
+    if " " not in words.strip() and "-" in words:  # an id mistyped: 'did you mean' the id
+        return rs.situation(words.strip()).id  # type: ignore[attr-defined]
+    hits = search(sits, words, limit=3)
+    if not hits:
+        raise UsageError(f"no situation matches '{words}'; try 'referee list'")
+    if near_tie(hits):
+        names = ", ".join(h.situation.id for h in hits)
+        raise UsageError(f"'{words}' matches several situations about as well: {names} (pass the id)")
+    err.print(f"[dim]showing {safe(hits[0].situation.id)}, the best match for '{safe(words)}'[/]")
+    return hits[0].situation.id
 
 
 @app.command(short_help="The rulesets referee can find.", epilog=examples("referee rulesets", "REFEREE_RULESETS=~/rules \\\n  referee rulesets --json"))

@@ -25,7 +25,7 @@ def _pick_situation(rs: Any, words: str | None, no_input: bool, shown_for: list[
     elif words and words in rs.situations:
         return words  # an id: no search, and no situation built but this one
     from ..answers import is_index
-    from ..search import exact, search
+    from ..search import exact, near_tie, search
 
     sits = list(rs.situations.values())
     if words and not again:
@@ -63,6 +63,8 @@ def _pick_situation(rs: Any, words: str | None, no_input: bool, shown_for: list[
             ask.print()
             for i, sit in enumerate(shown, 1):
                 wrapped(ask, styled(sit.title, ("  (" + sit.id + ")", "dim")), first=f"  {i}  ")
+            if near_tie(hits):  # Enter would take 1, but 2 fits about as well
+                wrapped(ask, styled(("or did you mean 2, " + shown[1].title + "?", "yellow")), first="  ")
         listed = words.lower() == "list"
         enter = "" if listed else "Enter for 1, "
         choice = _ask_line(f"Which one? (number, {enter}or new words; back, list, q)").strip()
