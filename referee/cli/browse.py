@@ -117,6 +117,8 @@ def show(
 def _situation_for(rs: object, words: str) -> str:
     """The situation `show` means: an id, a title or alias typed exactly, else the clear best
     match of a search (said on standard error); near-tied matches are named, not guessed."""
+    import difflib
+
     from ..search import exact, near_tie, search
 
     sits = list(rs.situations.values())  # type: ignore[attr-defined]
@@ -125,8 +127,9 @@ def _situation_for(rs: object, words: str) -> str:
     hit = exact(sits, words)
     if hit is not None:
         return hit.id
-    if " " not in words.strip() and "-" in words:  # an id mistyped: 'did you mean' the id
-        return rs.situation(words.strip()).id  # type: ignore[attr-defined]
+    one = words.strip()
+    if " " not in one and ("-" in one or difflib.get_close_matches(one, list(rs.situations), n=1)):  # type: ignore[attr-defined]
+        return rs.situation(one).id  # type: ignore[attr-defined]  # an id mistyped: 'did you mean' it
     hits = search(sits, words, limit=3)
     if not hits:
         raise UsageError(f"no situation matches '{words}'; try 'referee list'")
