@@ -142,7 +142,8 @@ def event_(
             return
         out.print("Kept for when an event is named:")
     else:
-        out.print(f"Rulings are recorded in {safe(str(path))} (settings in {safe(event_file(path).name)}):")
+        kept = event_file(path)  # beside a file; a database's in the application folder, named in full
+        out.print(f"Rulings are recorded in {safe(str(path))} (settings in {safe(kept.name if isinstance(path, Path) else str(kept))}):")
     for key, value in asdict(config).items():
         env = os.environ.get(ENV[key])
         shown = f"{env} (from {ENV[key]})" if env else (value or "-")
