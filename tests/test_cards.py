@@ -261,3 +261,26 @@ print(json.dumps(sorted(m for m in sys.modules if m.startswith("referee.cards"))
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stderr
     assert json.loads(p.stdout.splitlines()[-1]) == []
+
+
+def test_hand_dead_reads_out_the_sentence(cli) -> None:
+    r = cli("hand", "dead", "-x", "22J2B", "-x", "44JJC", "--discards", "6D 6D 6D", "--card", "practice")
+    assert r.exit_code == 0, r.output
+    assert r.output.startswith("Dead") and "E2" in r.output and "only 1 is unseen" in r.output
+    r = cli("hand", "dead", "-x", "22J2B", "-x", "44JJC", "--discards", "6D 6D", "--card", "practice", "--json")
+    doc = json.loads(r.output)
+    assert doc["dead"] is False and [o["id"] for o in doc["open"]] == ["E2"]
+    assert doc["open"][0]["still_needs"] == ["66D", "88D", "FF"] and doc["exposed"] == ["22J2B", "44JJC"]
+
+
+def test_hand_dead_lists_five_lines_unless_all(cli) -> None:
+    r = cli("hand", "dead", "-x", "3333C", "--card", "practice")
+    assert "more (--all lists them)" in r.output
+    assert "more (--all" not in cli("hand", "dead", "-x", "3333C", "--card", "practice", "--all").output
+
+
+def test_hand_dead_refuses_a_table_that_cannot_be(cli) -> None:
+    r = cli("hand", "dead", "-x", "666D", "--discards", "6D 6D", "--card", "practice")
+    assert r.exit_code == 2 and "a set has only 4" in r.output
+    r = cli("hand", "dead", "-x", "66D", "--card", "practice")
+    assert r.exit_code == 2 and "3 to 6 tiles" in r.output

@@ -244,3 +244,86 @@ def verify_(
         print_json({"referee_version": __version__, "card": idx.card.id, **_hand_json(verdict)})
         return
     print_verdict(verdict, idx.card)
+
+
+def _dead_json(verdict: Any) -> dict[str, Any]:
+    from ..cards.tiles import short
+    from ..cards.verify import block_text
+
+    table = verdict.table
+    return {
+        "exposed": [e.text for e in table.exposures],
+        "discards": " ".join(short(t) for t in table.discards),
+        "exposed_by_others": " ".join(short(t) for t in table.others),
+        "jokers_obtainable": table.jokers,
+        "dead": verdict.dead,
+        "open": [{"id": o.target.line.id, "value": o.target.line.value,
+                  "as": " ".join(block_text(t) for t, _ in o.target.blocks), "reading": o.target.binding or None,
+                  "still_needs": o.still, "hot": o.hot, "jokers_needed": o.jokers_needed} for o in verdict.open],
+        "nearest": [{"id": k.target.line.id if k.target else None, "value": k.target.line.value if k.target else None,
+                     "reasons": k.reasons} for k in verdict.nearest],
+    }
+
+
+def print_dead(verdict: Any, card: Any, limit: int = 5) -> None:
+    from ..cards.verify import block_text
+
+    table = verdict.table
+    shown = ", ".join(e.text for e in table.exposures) or "none"
+    if verdict.dead:
+        wrapped(out, styled(("Dead", "bold red"), f": with exposures {shown}, no line of card {card.id} can still be made "
+                            "from the tiles not yet out."), rest="  ")
+        for i, kill in enumerate(verdict.nearest):
+            if kill.target is None:
+                wrapped(out, kill.reasons[0], first="  ", rest="    ")
+                continue
+            ln = kill.target.line
+            label = "Nearest" if i == 0 else "Next"
+            wrapped(out, styled((f"{label}: {ln.id}", "bold"), f"  {ln.section}  {ln.groups}  {ln.mark} {ln.value}"),
+                    first="  ", rest="      ")
+            for reason in kill.reasons:
+                wrapped(out, reason, first="    - ", rest="      ")
+        return
+    n = len(verdict.open)
+    wrapped(out, styled(("Not dead", "bold green"), f": with exposures {shown}, {n} line{'s' if n != 1 else ''} of card "
+                        f"{card.id} can still be made."), rest="  ")
+    for o in verdict.open[:limit]:
+        ln = o.target.line
+        wrapped(out, styled((ln.id, "bold"), f"  {ln.section}  {ln.groups}  {ln.mark} {ln.value}"), first="  ", rest="      ")
+        wrapped(out, f"as {' '.join(block_text(t) for t, _ in o.target.blocks)}" + (f", read with {o.target.binding}" if o.target.binding else ""),
+                first="      ", rest="        ", style="dim")
+        wrapped(out, "still to gather: " + " ".join(o.still) + (f" (at least {o.jokers_needed} joker{'s' if o.jokers_needed != 1 else ''})" if o.jokers_needed else ""),
+                first="      ", rest="        ")
+        if o.hot:
+            wrapped(out, "every unseen one needed: " + "; ".join(o.hot), first="      ", rest="        ")
+    if n > limit:
+        wrapped(out, f"... and {n - limit} more (--all lists them)", style="dim")
+    wrapped(out, f"Jokers she could still get: {table.jokers}.", style="dim")
+
+
+@hand_app.command("dead", epilog=examples(
+    'referee hand dead -x 22J2B -x 44JJC \\\n  --discards "6D 6D 6D" --card practice',
+    'referee hand dead -x NNN \\\n  --discards "6D 6D 9B" \\\n  --exposed-by-others "555C 2JJ2B" \\\n  --card practice --json'))
+@guarded
+def dead_(
+    exposed: list[str] = typer.Option([], "--exposed", "-x", metavar="GROUP", help="Her exposures, e.g. 555C or 55JC; repeatable."),
+    discards: str = typer.Option("", "--discards", "-d", metavar="TILES", help="Every tile in the discards, e.g. \"6D 6D 9B J\"."),
+    others: list[str] = typer.Option([], "--exposed-by-others", "-o", metavar="TILES", help="The other players' exposures, jokers included; repeatable."),
+    count_jokers: bool = typer.Option(True, "--others-jokers/--no-others-jokers",
+                                      help="Count the jokers in others' exposures as ones she could still redeem (default) or not."),
+    card: Optional[str] = CARD_OPT,
+    ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r", metavar="RULESET", help="Take the card from this ruleset's card:."),
+    show_all: bool = typer.Option(False, "--all", help="List every line still open (else the five of highest value)."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON document."),
+) -> None:
+    """Whether any card line is still possible for a player, judged only on tiles everyone can
+    see: the lines still open with what each still needs, or the nearest line and what kills it."""
+    from ..cards.dead import judge, read_table
+
+    table = read_table(exposed, discards, others, count_jokers)
+    idx = choose_card(card, ruleset)
+    verdict = judge(idx, table)
+    if as_json:
+        print_json({"referee_version": __version__, "card": idx.card.id, **_dead_json(verdict)})
+        return
+    print_dead(verdict, idx.card, len(verdict.open) if show_all else 5)
