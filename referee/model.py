@@ -76,6 +76,9 @@ class RulesetMeta(Strict):
     sources: dict[str, Source] = Field(default_factory=dict, description="Bibliography: key -> source")
     scoring: Scoring | None = Field(None, description="Scoring; inherited when the ruleset extends another")
     remove: list[str] = Field(default_factory=list, description="Situations of the base ruleset that this one drops")
+    card: str | None = Field(
+        None, description="The card hands are checked against when a ruling is answered with tiles: 'practice' (the "
+        "invented card that ships) or the path of a card file, relative to this folder; inherited when not given")
 
 
 class FactDef(Strict):
@@ -91,6 +94,11 @@ class FactDef(Strict):
         default_factory=list,
         description="For type seat or seats: other roles or seat facts that may name the same player (roles are different players unless listed here)")
     multiple_of: int | None = Field(None, ge=1, description="For type number: answers must be a multiple of this (card values go in fives)")
+    card: Literal["valid", "invalid", "dead", "alive", "value", "singles-and-pairs", "jokerless"] | None = Field(
+        None, description="The card can answer this fact from tiles: valid/invalid (yesno: the declared hand makes a "
+        "card line, or makes none), dead/alive (yesno: no line is still possible for the player, or one is), value "
+        "(number: the card value of the hand's best line), singles-and-pairs (yesno: that line is a Singles and Pairs hand), "
+        "jokerless (yesno: 'no' when the hand holds a joker; a hand without one is still asked, for the announcement)")
 
     @model_validator(mode="after")
     def _choices_only_for_choice(self) -> "FactDef":
@@ -102,6 +110,8 @@ class FactDef(Strict):
             raise ValueError("'seats' and 'may_also_be' are only for type seat or seats")
         if self.type != "number" and self.multiple_of is not None:
             raise ValueError("'multiple_of' is only for type number")
+        if self.card is not None and self.type != ("number" if self.card == "value" else "yesno"):
+            raise ValueError(f"card: {self.card} answers a {'number' if self.card == 'value' else 'yesno'} fact, not a {self.type} one")
         if self.choices:
             for value in self.choices:
                 if not re.match(r"^[a-z0-9][a-z0-9_-]*$", value):
@@ -344,6 +354,18 @@ class Expect(Strict):
     says: list[str] | None = Field(None, description="Phrases the ruling text must contain")
 
 
+class HandTiles(Strict):
+    tiles: str = Field(description="All 14 tiles, exposures included, e.g. 'FF 2033B 3333C 3333D'")
+    exposed: list[str] = Field(default_factory=list, description="Groups exposed before Mah Jongg, e.g. ['3333C']")
+
+
+class TableTiles(Strict):
+    exposed: list[str] = Field(default_factory=list, description="The player's exposures, e.g. ['22J2B']")
+    discards: str = Field("", description="Every tile in the discards, e.g. '6D 6D 9B J'")
+    exposed_by_others: list[str] = Field(default_factory=list, description="The other players' exposures, jokers included")
+    others_jokers: bool = Field(True, description="Jokers in the others' exposures count as ones she could still redeem")
+
+
 class Answers(Strict):
     """An answers file; a scenario is an answers file with `expect`."""
 
@@ -360,4 +382,7 @@ class Answers(Strict):
     answers: dict[str, Any] = Field(default_factory=dict, description="fact -> answer")
     seats: dict[str, str] = Field(default_factory=dict, description="role -> seat")
     players: dict[str, str] = Field(default_factory=dict, description="seat (or Bettor, for a fifth player) -> player name")
+    card: str | None = Field(None, description="The card `hand` or `table` is checked against: 'practice' or a card file (default: the ruleset's card)")
+    hand: HandTiles | None = Field(None, description="The declared hand as tiles: answers the facts marked card: valid, value ...")
+    table: TableTiles | None = Field(None, description="What everyone can see: answers the facts marked card: dead or alive")
     expect: Expect | None = None

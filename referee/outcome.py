@@ -56,6 +56,8 @@ class Outcome:
     owed: str = ""  # what is owed in words, where nothing is computed
     used: list[str] = field(default_factory=list)  # every fact the path or the ruling reads, answered or open
     before: list["Outcome"] = field(default_factory=list)  # rulings the case went on from (`then`), first first
+    evidence: list[str] = field(default_factory=list)  # what the card said of the tiles this ruling was answered with
+    card: dict[str, Any] | None = None  # the tiles and the card's result, as data (cards.report)
 
     @property
     def game(self) -> str:

@@ -72,6 +72,7 @@ def _ruling_json(o: Outcome) -> dict[str, Any]:
         "tiles": o.tiles,
         "procedure": o.procedure,
         "notes": o.notes,
+        **({"card": o.card} if o.card is not None else {}),
     }
 
 
@@ -108,6 +109,8 @@ def verdict_lines(o: Outcome) -> list[tuple[str, list[str]]]:
     they follow on request (`details`), so the verdict stays on one screen of a phone."""
     rs = o.ruleset
     sections: list[tuple[str, list[str]]] = [("", [o.text])]
+    if o.evidence:  # answered from tiles: the card line (or the reason) the ruling rests on
+        sections.append(("Card", o.evidence))
     sections.append(("Dead hands", [", ".join(p.label for p in o.dead)] if o.dead else ["none"]))
     sections.append(("Game", [GAME_TEXT[o.game]]))
     if o.payments:

@@ -76,6 +76,7 @@ class Scenario:
     data: m.Answers
     ruleset: str
     situation: str
+    tiles: Any = None  # cards.answer.FromTiles, when the file gives `hand:` or `table:`
 
 
 def ruleset_for(path: Path, data: m.Answers, fallback: str = "nmjl") -> str:
@@ -136,6 +137,8 @@ def facts_of(rs: Ruleset, sc: Scenario) -> tuple[dict[str, Any], dict[str, str]]
                 facts[name] = normalize(name, fact_for(rs, sc.situation, name, what), value)
             except UsageError as exc:
                 raise LoadError([Problem(sc.doc.place((section, name)), exc.message)]) from None
+    if sc.data.hand is not None or sc.data.table is not None:
+        facts.update(_from_tiles(rs, sc, facts))
     players: dict[str, str] = {}
     for key, name in sc.data.players.items():
         try:
@@ -143,6 +146,25 @@ def facts_of(rs: Ruleset, sc: Scenario) -> tuple[dict[str, Any], dict[str, str]]
         except UsageError as exc:
             raise LoadError([Problem(sc.doc.place(("players", key)), exc.message)]) from None
     return facts, players
+
+
+def _from_tiles(rs: Ruleset, sc: Scenario, facts: dict[str, Any]) -> dict[str, Any]:
+    """The facts a file's `hand:` or `table:` answers through the card; a problem is placed in the file."""
+    from .cards.answer import card_facts, card_of, from_tiles
+
+    name = sc.data.card
+    if name and ("/" in name or name.endswith((".yaml", ".yml"))) and not Path(name).is_absolute():
+        name = str(sc.path.parent / name)  # a card file is read from beside the answers file
+    hand, table = sc.data.hand, sc.data.table
+    where: tuple[str, ...] = ("card",) if sc.data.card else ("hand",) if hand is not None else ("table",)
+    try:
+        card = card_of(rs, name)
+        where = ("hand",) if hand is not None else ("table",)
+        sc.tiles = from_tiles(card, hand.tiles if hand else None, list(hand.exposed) if hand else None,
+                              table.model_dump() if table is not None else None)
+        return sc.tiles.fill(card_facts(rs), facts)
+    except UsageError as exc:
+        raise LoadError([Problem(sc.doc.place(where), exc.message)]) from None
 
 
 @dataclass
@@ -226,9 +248,12 @@ def replay(path: Path) -> tuple[Scenario, Ruleset, Outcome]:
     rs = ruleset_of(sc)
     facts, players = facts_of(rs, sc)
     try:
-        return sc, rs, run(rs, sc.situation, facts, players)
+        outcome = run(rs, sc.situation, facts, players)
     except RefereeError as exc:
         raise LoadError([blame(sc, exc)]) from None
+    if sc.tiles is not None:
+        sc.tiles.attach(outcome)
+    return sc, rs, outcome
 
 
 def run_file(path: Path) -> tuple[Result, Outcome | None]:

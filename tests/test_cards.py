@@ -284,3 +284,76 @@ def test_hand_dead_refuses_a_table_that_cannot_be(cli) -> None:
     assert r.exit_code == 2 and "a set has only 4" in r.output
     r = cli("hand", "dead", "-x", "66D", "--card", "practice")
     assert r.exit_code == 2 and "3 to 6 tiles" in r.output
+
+
+# --- rulings answered with tiles ---
+
+def flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+VALID = ["rule", "mahjong-verification", "-a", "mj_hand_shown=yes", "-a", "win_how=discard",
+         "--seat", "winner=East", "--seat", "discarder=South", "--no-input"]
+
+
+def test_a_ruling_answered_with_tiles_cites_the_line_and_takes_the_value(cli) -> None:
+    r = cli(*VALID, "--hand", "FF 2033B 333JC 3333D", "-x", "333JC", "--card", "practice")
+    assert r.exit_code == 0, r.output
+    assert "makes line Y1 (2033, exposed, 25)" in flat(r.output)
+    assert "South pays East 50 (2 x 25)" in flat(r.output)
+    doc = json.loads(cli(*VALID, "--hand", "FF 2033B 333JC 3333D", "--card", "practice", "--json").output)
+    assert doc["card"]["answered"] == {"mahjong_valid": "yes", "hand_value": 25, "jokerless": "no"}
+    assert doc["card"]["hand"]["tiles"].startswith("F F 2B") and doc["card"]["hand"]["best"] == "Y1"
+    assert doc["payments"][0]["amount"] == 50
+
+
+def test_a_jokerless_hand_still_asks_whether_she_announced_it(cli) -> None:
+    r = cli(*VALID, "--hand", "FF 2033B 3333C 3333D", "--card", "practice")
+    assert r.exit_code == 2 and "jokerless" in flat(r.output)
+    r = cli(*VALID, "--hand", "FF 2033B 3333C 3333D", "--card", "practice", "-a", "jokerless=yes")
+    assert r.exit_code == 0 and "South pays East 100" in flat(r.output)
+
+
+def test_an_invalid_hand_goes_to_mahjong_in_error_with_the_reason(cli) -> None:
+    r = cli("rule", "mahjong-verification", "-a", "mj_hand_shown=yes", "-a", "others_acted=nothing",
+            "-a", "declarer_exposed=no", "--seat", "declarer=East", "--no-input",
+            "--hand", "FF 2J33B 3333C 3333D", "--card", "practice")
+    assert r.exit_code == 0, r.output
+    assert "makes no line" in flat(r.output) and "Nearest, Y1 (25)" in flat(r.output) and "no joker in a single" in flat(r.output)
+
+
+def test_an_answer_the_tiles_contradict_is_refused(cli) -> None:
+    r = cli(*VALID, "--hand", "FF 2J33B 3333C 3333D", "--card", "practice", "-a", "mahjong_valid=yes")
+    assert r.exit_code == 2 and "mahjong_valid=yes contradicts the tiles" in flat(r.output)
+
+
+def test_tiles_without_a_card_say_how_to_name_one(cli) -> None:
+    r = cli(*VALID, "--hand", "FF 2033B 333JC 3333D")
+    assert r.exit_code == 2 and "--card practice" in flat(r.output)
+
+
+def test_the_dead_check_answers_the_unwinnable_question(cli) -> None:
+    base = ["rule", "unwinnable-hand", "-a", "unw_evidence=visible", "--seat", "player=West", "--no-input",
+            "-x", "22J2B", "-x", "44JJC", "--card", "practice"]
+    dead = cli(*base, "--discards", "6D 6D 6D")
+    assert "UNW-1" in flat(dead.output) and "only 1 is unseen" in flat(dead.output)
+    alive = json.loads(cli(*base, "--discards", "6D 6D", "--json").output)
+    assert alive["ruling"]["id"] == "UNW-2" and alive["card"]["table"]["open"][0]["id"] == "E2"
+
+
+def test_an_answers_file_with_bad_tiles_is_placed_in_the_file(cli, tmp_path) -> None:
+    path = tmp_path / "case.yaml"
+    path.write_text("situation: mahjong-verification\ncard: practice\nhand:\n  tiles: FF 2033Q\n"
+                    "answers:\n  mj_hand_shown: 'yes'\n")
+    r = cli("rule", "--answers", str(path), "--no-input")
+    assert r.exit_code == 1 and "case.yaml:3:" in flat(r.output) and "'Q'" in flat(r.output)
+
+
+def test_a_ruleset_names_its_card(cli, tmp_path) -> None:
+    folder = tmp_path / "ours"
+    folder.mkdir()
+    (folder / "ruleset.yaml").write_text("id: ours\ntitle: Ours\nversion: '1'\nextends: nmjl\ncard: practice\n")
+    r = cli(*VALID, "-r", str(folder), "--hand", "FF 2033B 333JC 3333D")
+    assert r.exit_code == 0, r.output
+    assert "makes line Y1" in flat(r.output)
+    assert cli("hand", "verify", "FF 2033B 333JC 3333D", "-r", str(folder)).exit_code == 0

@@ -9,8 +9,8 @@ from __future__ import annotations
 import itertools
 from typing import Any, Iterator
 
-from .notation import SUIT_VARS, Block, Line
-from .tiles import COPIES, JOKERS, KINDS, SUIT_DRAGON, SUITS, WHITE, WINDS, DRAGONS, suited
+from .notation import Block, Line
+from .tiles import COPIES, JOKERS, SUIT_DRAGON, SUITS, WHITE, WINDS, DRAGONS, suited
 
 Group = tuple[int, int, bool]  # tile, size, may hold jokers
 # (groups sorted, blocks in printed order as (tiles, jokerable), binding in words)

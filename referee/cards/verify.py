@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..errors import UsageError
-from .index import BITS, PLANES, CardIndex, Target, fits_under, over, pack, total
+from .index import BITS, CardIndex, Target, fits_under, over, pack, total
 from .tiles import (HAND_SIZE, JOKER, KINDS, SUIT_LETTERS, WHITE, Exposure, check_supply, count, counts, group_text, name,
                     parse_exposure, parse_tiles, short)
 
@@ -263,4 +263,4 @@ def block_text(tiles: tuple[int, ...]) -> str:
     return "".join(short(x) for x in tiles)
 
 
-__all__ = ["Hand", "Made", "Near", "Verdict", "block_text", "nearest", "read_hand", "verify", "JOKER"]
+__all__ = ["Hand", "Made", "Near", "Verdict", "block_text", "nearest", "read_hand", "verify"]

@@ -34,21 +34,12 @@ def choose_card(name: str | None, ruleset: str | None = None) -> Any:
     if name:
         return load(name)
     if ruleset:
+        from ..cards.answer import card_of
         from ..loader import load_strict
 
-        rs = load_strict(ruleset)
-        if getattr(rs.meta, "card", None):
-            return load(_beside(rs.meta.card, rs.folder))
+        return card_of(load_strict(ruleset), None)
     raise UsageError("no card given: add --card practice (the invented practice card) or --card PATH "
-                     "(your own card file), or set card: in the ruleset")
-
-
-def _beside(name: str, folder: Path) -> str:
-    """A card path written in a ruleset is read from the ruleset's folder."""
-    if "/" in name or name.endswith((".yaml", ".yml")):
-        path = Path(name)
-        return str(path if path.is_absolute() else folder / path)
-    return name
+                     "(your own card file), or --ruleset RULESET with card: in its ruleset.yaml")
 
 
 @card_app.command("check", epilog=examples("referee card check my-card.yaml", "referee card check \\\n  cards/practice.yaml --examples"))
@@ -151,31 +142,6 @@ def show(
         wrapped(out, head, first="  ", rest="             ")
 
 
-def _hand_json(verdict: Any) -> dict[str, Any]:
-    from ..cards.tiles import short
-    from ..cards.verify import block_text
-
-    hand = verdict.hand
-    best = verdict.best
-    return {
-        "tiles": " ".join(short(t) for t in hand.tiles), "hand": hand.text,
-        "exposed": [e.text for e in hand.exposures],
-        "valid": bool(verdict.made),
-        "lines": [{"id": m.line.id, "section": m.line.section, "value": m.line.value, "concealed": m.line.concealed,
-                   "as": " ".join(block_text(t) for t, _ in m.target.blocks), "reading": m.target.binding or None,
-                   "jokers": [{"tile": short(t), "count": n} for t, n in m.jokers_as]
-                   + [{"tile": short(e.tile), "count": e.jokers, "exposure": e.text} for e in hand.exposures if e.jokers]}
-                  for m in verdict.made],
-        "best": best.line.id if best else None,
-        "value": verdict.value(),
-        "jokerless": hand.jokerless,
-        "doubled": verdict.doubled(),
-        "nearest": [{"id": n.line.id, "value": n.line.value, "concealed": n.line.concealed, "off_by": n.distance,
-                     "as": " ".join(block_text(t) for t, _ in n.target.blocks), "reading": n.target.binding or None,
-                     "reasons": n.reasons} for n in verdict.nearest],
-    }
-
-
 def print_verdict(verdict: Any, card: Any) -> None:
     from ..cards.tiles import name
     from ..cards.verify import block_text
@@ -241,28 +207,11 @@ def verify_(
     idx = choose_card(card, ruleset)
     verdict = verify(idx, the_hand)
     if as_json:
-        print_json({"referee_version": __version__, "card": idx.card.id, **_hand_json(verdict)})
+        from ..cards.report import hand_json
+
+        print_json({"referee_version": __version__, "card": idx.card.id, **hand_json(verdict)})
         return
     print_verdict(verdict, idx.card)
-
-
-def _dead_json(verdict: Any) -> dict[str, Any]:
-    from ..cards.tiles import short
-    from ..cards.verify import block_text
-
-    table = verdict.table
-    return {
-        "exposed": [e.text for e in table.exposures],
-        "discards": " ".join(short(t) for t in table.discards),
-        "exposed_by_others": " ".join(short(t) for t in table.others),
-        "jokers_obtainable": table.jokers,
-        "dead": verdict.dead,
-        "open": [{"id": o.target.line.id, "value": o.target.line.value,
-                  "as": " ".join(block_text(t) for t, _ in o.target.blocks), "reading": o.target.binding or None,
-                  "still_needs": o.still, "hot": o.hot, "jokers_needed": o.jokers_needed} for o in verdict.open],
-        "nearest": [{"id": k.target.line.id if k.target else None, "value": k.target.line.value if k.target else None,
-                     "reasons": k.reasons} for k in verdict.nearest],
-    }
 
 
 def print_dead(verdict: Any, card: Any, limit: int = 5) -> None:
@@ -324,6 +273,9 @@ def dead_(
     idx = choose_card(card, ruleset)
     verdict = judge(idx, table)
     if as_json:
-        print_json({"referee_version": __version__, "card": idx.card.id, **_dead_json(verdict)})
+        from ..cards.report import dead_json
+
+        print_json({"referee_version": __version__, "card": idx.card.id, **dead_json(verdict)})
         return
     print_dead(verdict, idx.card, len(verdict.open) if show_all else 5)
+

@@ -9,6 +9,7 @@ from typing import Any, Optional
 import typer
 
 from ..errors import LoadError, UsageError
+from .tiles import RULE_CARD_OPT, RULE_DISCARDS_OPT, RULE_EXPOSED_OPT, RULE_HAND_OPT, RULE_OTHERS_OPT, rule_tiles
 from . import _pairs, app, ask, err, examples, guarded, out, print_json, safe
 from .show import is_terminal, styled, wrap, wrapped
 
@@ -325,6 +326,11 @@ def rule(
     db: Optional[str] = typer.Option(None, "--db", metavar="FILE|URL", help="Log file or postgresql:// URL (default: REFEREE_DB, else the application folder).", rich_help_panel="Rulings log"),
     no_log: bool = typer.Option(False, "--no-log", help="Record nothing, even with an event configured (practice).", rich_help_panel="Rulings log"),
     full: bool = typer.Option(False, "--full", help="Print the notes, other sources and citations after the verdict."),
+    card: Optional[str] = RULE_CARD_OPT,
+    hand: Optional[str] = RULE_HAND_OPT,
+    exposed: list[str] = RULE_EXPOSED_OPT,
+    discards: Optional[str] = RULE_DISCARDS_OPT,
+    exposed_by_others: list[str] = RULE_OTHERS_OPT,
 ) -> None:
     """Find a situation, answer its questions, and print the ruling.
 
@@ -384,6 +390,7 @@ def rule(
         for name, (value, what) in given.items():
             facts[name] = normalize(name, fact_for(rs, sid, name, what), value)
         players.update(players_map(_pairs(player, "--player"), "--player"))
+        tiles = rule_tiles(rs, sc, card, hand, exposed, discards, exposed_by_others, facts)  # the card's answers
         try:
             outcome = _resolve(rs, sid, facts, players, no_input, may_leave)
         except UsageError as exc:
@@ -394,6 +401,8 @@ def rule(
         if outcome is not BACK:
             break
         situation = None
+    if tiles is not None:
+        tiles.attach(outcome)
     from ..render import outcome_json
 
     # Only what was typed on the command line: an answers file (a scenario) holds answers for
