@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from ..errors import UsageError
 from .index import BITS, CardIndex, Target, fits_under, over, pack, total
-from .tiles import (HAND_SIZE, JOKER, KINDS, SUIT_LETTERS, WHITE, Exposure, check_supply, count, counts, group_text, name,
+from .tiles import (HAND_SIZE, KINDS, SUIT_LETTERS, WHITE, Exposure, check_supply, count, counts, group_text, name,
                     parse_exposure, parse_tiles, short)
 
 SIZE_WORD = {1: "single", 2: "pair", 3: "pung", 4: "kong", 5: "quint", 6: "sextet"}
