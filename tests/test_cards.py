@@ -357,3 +357,31 @@ def test_a_ruleset_names_its_card(cli, tmp_path) -> None:
     assert r.exit_code == 0, r.output
     assert "makes line Y1" in flat(r.output)
     assert cli("hand", "verify", "FF 2033B 333JC 3333D", "-r", str(folder)).exit_code == 0
+
+
+# --- pay --hand ---
+
+PAY = ["pay", "--winner", "East", "--how", "discard", "--discarder", "South"]
+
+
+def test_pay_takes_the_value_from_the_card(cli) -> None:
+    r = cli(*PAY, "--hand", "FF 2033B 333JC 3333D", "-x", "333JC", "--card", "practice")
+    assert r.exit_code == 0, r.output
+    assert "is line Y1" in flat(r.output) and "South pays East 50 (2 x 25)" in r.output
+    doc = json.loads(cli(*PAY, "--hand", "FF 2033B 333JC 3333D", "--card", "practice", "--json").output)
+    assert doc["value"] == 25 and doc["card"]["best"] == "Y1" and doc["card"]["tiles"].startswith("F F")
+
+
+def test_pay_knows_singles_and_pairs_from_the_card(cli) -> None:
+    r = cli(*PAY, "--hand", "FF 2033B 2033D RR RR", "--card", "practice", "--jokerless")
+    assert r.exit_code == 0 and "never doubled" in r.output and "South pays East 150 (2 x 75)" in r.output
+
+
+def test_pay_refuses_a_hand_the_card_does_not_back(cli) -> None:
+    assert cli(*PAY, "--hand", "FF 2J33B 3333C 3333D", "--card", "practice").exit_code == 2
+    r = cli(*PAY, "--hand", "FF 2033B 333JC 3333D", "--card", "practice", "--jokerless")
+    assert r.exit_code == 2 and "holds 1 joker" in r.output
+    r = cli(*PAY, "--hand", "FF 2033B 333JC 3333D", "--card", "practice", "--value", "30")
+    assert r.exit_code == 2 and "Y1 is worth 25" in r.output
+    r = cli(*PAY)
+    assert r.exit_code == 2 and "--value VALUE, or the tiles with --hand" in r.output

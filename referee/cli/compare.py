@@ -8,6 +8,7 @@ import typer
 from .. import __version__
 from ..errors import UsageError
 from ..safe import clean
+from .tiles import PAY_CARD_OPT, PAY_EXPOSED_OPT, PAY_HAND_OPT, card_id, hand_json, pay_card_text, pay_from_hand
 from . import RULESET_OPT, _pairs, app, examples, guarded, out, print_json, safe
 from .show import styled, wrapped
 
@@ -100,7 +101,7 @@ def pay(
     winner: str = typer.Option(..., "--winner", "-w", metavar="SEAT", help="Seat that won: East, South, West, North (or E, S, W, N)."),
     how: str = typer.Option(..., "--how", metavar="HOW", help="discard, self-pick or joker-exchange."),
     discarder: Optional[str] = typer.Option(None, "--discarder", "-d", metavar="SEAT", help="Seat that threw the winning tile (discard wins)."),
-    value_text: str = typer.Option(..., "--value", "-v", metavar="VALUE", help="Card value of the winning hand (25, 30, 35 ...): a multiple of 5, at least 20."),
+    value_text: Optional[str] = typer.Option(None, "--value", "-v", metavar="VALUE", help="Card value of the winning hand (25, 30, 35 ...): a multiple of 5, at least 20; or give --hand."),
     jokerless: bool = typer.Option(False, "--jokerless", help="The hand is jokerless and the winner announced it."),
     singles_and_pairs: bool = typer.Option(False, "--singles-and-pairs", help="A Singles and Pairs hand (never doubled for jokerless)."),
     exposures: Optional[int] = typer.Option(None, "--exposures", min=0, max=4, help="The winner's number of exposures (tournament discarder penalties)."),
@@ -109,6 +110,9 @@ def pay(
     doubles: bool = typer.Option(False, "--doubles", help="East's opening roll was doubles (house rule 'double dice', if the ruleset has it)."),
     player: list[str] = typer.Option([], "--player", "-p", metavar="SEAT=NAME", help="A player's name, e.g. East=Ruth (or Bettor=Ann); repeatable."),
     ruleset: Optional[str] = RULESET_OPT,
+    hand: Optional[str] = PAY_HAND_OPT,
+    exposed: list[str] = PAY_EXPOSED_OPT,
+    card: Optional[str] = PAY_CARD_OPT,
     as_json: bool = typer.Option(False, "--json", help="Print one JSON document."),
 ) -> None:
     """Settle a valid Mah Jongg by the ruleset's schedule, showing every step of the arithmetic."""
@@ -117,6 +121,9 @@ def pay(
     from .defaults import load_for
 
     rs = load_for(ruleset)
+    verdict, value_text, singles_and_pairs = pay_from_hand(rs, hand, exposed, card, value_text, jokerless, singles_and_pairs)
+    if verdict is not None and exposures is None and rs.scoring.kind == "points":
+        exposures = len(verdict.hand.exposures)  # the tiles say how many she exposed
     value = normalize("--value", rs.facts.get("hand_value") or CARD_VALUE, value_text)  # same bounds as the prompt's
     how = how_of(how, "--how")
     win = to_seat(winner, "--winner")
@@ -156,8 +163,11 @@ def pay(
             "points": {s.party.seat: s.points for s in result.scores},
             "totals": totals,
             "names": names,
+            **({"card": {"id": card_id(rs, card), **hand_json(verdict)}} if verdict is not None else {}),
         })
         return
+    if verdict is not None:
+        wrapped(out, pay_card_text(verdict, card_id(rs, card)), rest="  ")
     wrapped(out, styled(("Settlement · " + rs.meta.title, "bold")), rest="  ")
     for line in result.terms:
         wrapped(out, line, first="  ", rest="    ")

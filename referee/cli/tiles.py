@@ -9,6 +9,8 @@ from typing import Any
 
 import typer
 
+from ..errors import UsageError
+
 
 RULE_PANEL = "The card (answer with tiles)"
 RULE_CARD_OPT = typer.Option(None, "--card", metavar="CARD", rich_help_panel=RULE_PANEL,
@@ -48,3 +50,60 @@ def _fill(rs: Any, card: str | None, hand: str | None, exposed: list[str], table
     tiles = from_tiles(card_of(rs, card), hand, exposed, table)
     facts.update(tiles.fill(card_facts(rs), facts))
     return tiles
+
+
+# --- `referee pay --hand`: the value (and Singles and Pairs) from the card ---
+
+PAY_HAND_OPT = typer.Option(None, "--hand", metavar="TILES", help="The winning hand, all 14 tiles: its value comes from the card (with --card).")
+PAY_EXPOSED_OPT = typer.Option([], "--exposed", "-x", metavar="GROUP", help="With --hand: a group she exposed before Mah Jongg; repeatable.")
+PAY_CARD_OPT = typer.Option(None, "--card", metavar="CARD", help="With --hand: 'practice' or a card file (default: the ruleset's card:).")
+
+
+def pay_from_hand(rs: Any, hand: str | None, exposed: list[str], card: str | None, value: str | None,
+                  jokerless: bool, singles_and_pairs: bool) -> tuple[Any, str, bool]:
+    """(the card's verdict or None, the value to settle, singles and pairs) for `pay`; a hand
+    that makes no line, or a flag the tiles contradict, is refused in one line."""
+    if hand is None:
+        if exposed or card:
+            raise UsageError("--exposed and --card go with --hand TILES")
+        if value is None:
+            raise UsageError("give the hand's card value with --value VALUE, or the tiles with --hand TILES --card CARD")
+        return None, value, singles_and_pairs
+    from ..cards.answer import card_of
+    from ..cards.verify import read_hand, verify
+
+    the_hand = read_hand(hand, exposed)
+    idx = card_of(rs, card)
+    verdict = verify(idx, the_hand)
+    if verdict.best is None:
+        near = verdict.nearest[0] if verdict.nearest else None
+        why = f"; nearest {near.line.id}: {near.reasons[0]}" if near and near.reasons else ""
+        raise UsageError(f"'{hand}' makes no line of card {idx.card.id}, so there is nothing to pay{why} "
+                         "('referee hand verify' for more; 'referee rule mahjong-in-error' for the ruling)")
+    line = verdict.best.line
+    from ..answers import whole
+
+    if value is not None and whole("--value", value) != line.value:
+        raise UsageError(f"--value {value} contradicts the card: {line.id} is worth {line.value}")
+    if jokerless and not the_hand.jokerless:
+        raise UsageError(f"--jokerless, but the hand holds {the_hand.jokers} joker{'s' if the_hand.jokers != 1 else ''}")
+    return verdict, str(line.value), singles_and_pairs or not line.jokerless_bonus
+
+
+def pay_card_text(verdict: Any, card_id: str) -> str:
+    line = verdict.best.line
+    shown = f" (exposed: {', '.join(e.text for e in verdict.hand.exposures)})" if verdict.hand.exposures else ""
+    more = "; jokerless: add --jokerless if she announced it" if verdict.hand.jokerless and line.jokerless_bonus else ""
+    return f"Card {card_id}: {verdict.hand.text}{shown} is line {line.id} ({line.section}, {line.mark}), worth {line.value}{more}"
+
+
+def card_id(rs: Any, card: str | None) -> str:
+    from ..cards.answer import card_of
+
+    return card_of(rs, card).card.id  # loaded already: the store keeps it in memory
+
+
+def hand_json(verdict: Any) -> dict[str, Any]:
+    from ..cards.report import hand_json as document
+
+    return document(verdict)
