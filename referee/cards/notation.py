@@ -137,7 +137,7 @@ def read_card(doc: Any) -> Card:
     if not isinstance(sections, list) or not sections:
         r.error(("sections",), "'sections' is a list of sections, each with a name and lines")
         sections = []
-    seen: dict[str, Place] = {}
+    seen: dict[str, tuple[Any, ...]] = {}
     for i, sec in enumerate(sections):
         loc = ("sections", i)
         if not isinstance(sec, dict):
@@ -161,9 +161,9 @@ def read_card(doc: Any) -> Card:
             if line is None:
                 continue
             if line.id in seen:
-                r.error((*loc, "lines", j, "id"), f"line id '{line.id}' is used twice (first at {seen[line.id]})")
+                r.error((*loc, "lines", j, "id"), f"line id '{line.id}' is used twice (first at {r.place(seen[line.id])})")
                 continue
-            seen[line.id] = r.place((*loc, "lines", j, "id"))
+            seen[line.id] = (*loc, "lines", j, "id")  # its place is found only if it is needed
             card.lines.append(line)
     card.problems, card.warnings = r.problems, r.warnings
     return card

@@ -101,6 +101,8 @@ def _candidates(idx: CardIndex, hand: Hand) -> int:
 
 def verify(idx: CardIndex, hand: Hand, explain: int = 3) -> Verdict:
     """Every line the hand makes (its best target each); when none, the `explain` nearest lines."""
+    if len(hand.tiles) != HAND_SIZE:  # the box test alone passes a hand one joker-place short
+        return Verdict(hand, [])
     c = pack(hand.concealed)
     exposed = hand.exposed
     best: dict[str, Made] = {}
