@@ -367,14 +367,14 @@ PAY = ["pay", "--winner", "East", "--how", "discard", "--discarder", "South"]
 def test_pay_takes_the_value_from_the_card(cli) -> None:
     r = cli(*PAY, "--hand", "FF 2033B 333JC 3333D", "-x", "333JC", "--card", "practice")
     assert r.exit_code == 0, r.output
-    assert "is line Y1" in flat(r.output) and "South pays East 50 (2 x 25)" in r.output
+    assert "is line Y1" in flat(r.output) and "pays East 50 (2 x 25)" in r.output
     doc = json.loads(cli(*PAY, "--hand", "FF 2033B 333JC 3333D", "--card", "practice", "--json").output)
     assert doc["value"] == 25 and doc["card"]["best"] == "Y1" and doc["card"]["tiles"].startswith("F F")
 
 
 def test_pay_knows_singles_and_pairs_from_the_card(cli) -> None:
     r = cli(*PAY, "--hand", "FF 2033B 2033D RR RR", "--card", "practice", "--jokerless")
-    assert r.exit_code == 0 and "never doubled" in r.output and "South pays East 150 (2 x 75)" in r.output
+    assert r.exit_code == 0 and "never doubled" in r.output and "pays East 150 (2 x 75)" in r.output
 
 
 def test_pay_refuses_a_hand_the_card_does_not_back(cli) -> None:

@@ -149,7 +149,7 @@ def _open(tg: Target, table: Table, U: int, need: int) -> Open:
     lower = tg.without(table.exposed)[0] if table.exposures else tg.L  # type: ignore[index]
     for t, n in enumerate(unpack(lower)):
         if n and table.unseen[t] == n:
-            hot.append(f"{name(t, n)}: needs {n} natural, and only {n} {'is' if n == 1 else 'are'} unseen")
+            hot.append(f"{name(t, n)} (needs {n} natural; exactly {n} unseen)")
     return Open(tg, [block_text(tiles) for tiles, _ in _remaining_blocks(tg, table)], hot, need)
 
 

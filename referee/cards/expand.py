@@ -99,17 +99,19 @@ def buildable(groups: tuple[Group, ...]) -> bool:
 
 
 class _Resolver:
-    """One block's tiles and groups for a binding, remembered by the part of the binding it reads."""
+    """One block's tiles and groups for a binding, remembered by the part of the binding it reads
+    (a year block reads only its suit; a wind kong reads nothing), so each is built once."""
 
     def __init__(self, block: Block) -> None:
         self.block = block
-        self.letters = sorted({a[2] for a in block.atoms if a[2] is not None})
-        self.names = sorted({a[1] for a in block.atoms if a[0] == "var"})
+        self.reads_suits = any(a[2] is not None for a in block.atoms)
+        self.reads_vars = any(a[0] == "var" for a in block.atoms)
         self.shifts = any(a[0] == "num" for a in block.atoms)
         self.memo: dict[tuple[object, ...], tuple[tuple[int, ...], bool, list[Group]]] = {}
 
-    def __call__(self, sigma: dict[str, int], k: int, nu: dict[str, int], pick: int | None) -> tuple[tuple[int, ...], bool, list[Group]]:
-        key = (tuple(sigma[s] for s in self.letters), k if self.shifts else 0, tuple(nu[n] for n in self.names), pick)
+    def __call__(self, sigma: dict[str, int], s_key: int, k: int, nu: dict[str, int], n_key: int,
+                 pick: int | None) -> tuple[tuple[int, ...], bool, list[Group]]:
+        key = (s_key if self.reads_suits else 0, k if self.shifts else 0, n_key if self.reads_vars else 0, pick)
         hit = self.memo.get(key)
         if hit is None:
             b = self.block
@@ -126,24 +128,28 @@ class _Resolver:
 def raw_targets(line: Line) -> Iterator[RawTarget]:
     """Every buildable concrete target of `line`, each multiset of groups once."""
     seen: set[tuple[Group, ...]] = set()
-    nus = _var_bindings(line)
-    sigmas = _suit_bindings(line)
+    nus = list(enumerate(_var_bindings(line)))
+    sigmas = list(enumerate(_suit_bindings(line)))
     resolvers = {id(b): _Resolver(b) for tok in line.tokens for b in tok}
     for alt in itertools.product(*line.tokens):
         picks = list(itertools.product(*(_choices(b) for b in alt)))
         parts = [resolvers[id(b)] for b in alt]
-        for sigma in sigmas:
+        for s_key, sigma in sigmas:
             for k in line.shift:
-                for nu in nus:
+                for n_key, nu in nus:
+                    words = None
                     for chosen in picks:
                         blocks = []
                         groups: list[Group] = []
                         for resolve, pick in zip(parts, chosen):
-                            tiles, jok, gs = resolve(sigma, k, nu, pick)
+                            tiles, jok, gs = resolve(sigma, s_key, k, nu, n_key, pick)
                             groups += gs
                             blocks.append((tiles, jok))
-                        key = tuple(sorted(groups))
-                        if key in seen or not buildable(key):
+                        groups.sort()
+                        key = tuple(groups)
+                        if key in seen:
                             continue
                         seen.add(key)
-                        yield key, tuple(blocks), _describe(sigma, nu)
+                        if buildable(key):
+                            words = words or _describe(sigma, nu)
+                            yield key, tuple(blocks), words

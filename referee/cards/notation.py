@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from ..errors import LoadError, Place, Problem
@@ -39,8 +40,9 @@ class Block:
     text: str
     col: int  # character offset in the groups string
 
-    @property
+    @cached_property
     def uniform(self) -> bool:
+        """One atom repeated: one group (else singles shown together)."""
         return all(a == self.atoms[0] for a in self.atoms)
 
 

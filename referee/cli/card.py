@@ -244,14 +244,14 @@ def print_dead(verdict: Any, card: Any, limit: int = 5) -> None:
         wrapped(out, "still to gather: " + " ".join(o.still) + (f" (at least {o.jokers_needed} joker{'s' if o.jokers_needed != 1 else ''})" if o.jokers_needed else ""),
                 first="      ", rest="        ")
         if o.hot:
-            wrapped(out, "every unseen one needed: " + "; ".join(o.hot), first="      ", rest="        ")
+            wrapped(out, "hot tiles: " + "; ".join(o.hot), first="      ", rest="        ")
     if n > limit:
         wrapped(out, f"... and {n - limit} more (--all lists them)", style="dim")
     wrapped(out, f"Jokers she could still get: {table.jokers}.", style="dim")
 
 
 @hand_app.command("dead", epilog=examples(
-    'referee hand dead -x 22J2B -x 44JJC \\\n  --discards "6D 6D 6D" --card practice',
+    'referee hand dead \\\n  -x 22J2B -x 44JJC \\\n  --discards "6D 6D 6D" \\\n  --card practice',
     'referee hand dead -x NNN \\\n  --discards "6D 6D 9B" \\\n  --exposed-by-others "555C 2JJ2B" \\\n  --card practice --json'))
 @guarded
 def dead_(
