@@ -135,6 +135,7 @@ def card_of(rs: Any, name: str | None) -> CardIndex:
 
     if name:
         return load(name)
+    first = rs
     while rs is not None:
         if rs.meta.card:
             text = rs.meta.card
@@ -147,8 +148,8 @@ def card_of(rs: Any, name: str | None) -> CardIndex:
         from ..loader import load_strict
 
         rs = load_strict(rs.meta.extends)
-    raise UsageError("tiles were given but no card: add --card practice (the invented practice card) or --card PATH, "
-                     "or set card: in the ruleset")
+    raise UsageError(f"no card: add --card practice (the invented practice card) or --card PATH (your own card "
+                     f"file), or set card: in ruleset '{first.id}'")
 
 
 __all__ = ["FromTiles", "block_text", "card_facts", "card_of", "from_tiles"]

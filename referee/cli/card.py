@@ -28,18 +28,15 @@ SUIT_STYLE = {"a": "green", "b": "red", "c": "blue"}
 
 
 def choose_card(name: str | None, ruleset: str | None = None) -> Any:
-    """The card index for --card, else the ruleset's `card:`, else a clear error."""
+    """The card index for --card, else the card: of the ruleset (-r, else the event's), else a clear error."""
     from ..cards import load
 
     if name:
         return load(name)
-    if ruleset:
-        from ..cards.answer import card_of
-        from ..loader import load_strict
+    from ..cards.answer import card_of
+    from .defaults import load_for
 
-        return card_of(load_strict(ruleset), None)
-    raise UsageError("no card given: add --card practice (the invented practice card) or --card PATH "
-                     "(your own card file), or --ruleset RULESET with card: in its ruleset.yaml")
+    return card_of(load_for(ruleset), None)
 
 
 @card_app.command("check", epilog=examples("referee card check my-card.yaml", "referee card check \\\n  cards/practice.yaml --examples"))
