@@ -385,3 +385,29 @@ def test_pay_refuses_a_hand_the_card_does_not_back(cli) -> None:
     assert r.exit_code == 2 and "Y1 is worth 25" in r.output
     r = cli(*PAY)
     assert r.exit_code == 2 and "--value VALUE, or the tiles with --hand" in r.output
+
+
+def test_tiles_typed_at_the_prompt_answer_the_question_and_those_after_it(cli) -> None:
+    typed = "yes\ntiles\nFF 2033B 333JC 3333D\n333JC\ndiscard\nEast\nSouth\n"
+    r = cli("rule", "mahjong-verification", "--card", "practice", input=typed)
+    assert r.exit_code == 0, r.output
+    text = flat(r.output)
+    assert "or type tiles to answer from the card" in text
+    assert "makes line Y1 (2033, exposed, 25)" in text and "pays East 50 (2 x 25)" in text
+    assert "value of the winning hand" not in text  # the card gave the value: never asked
+
+
+def test_tiles_the_card_refuses_at_the_prompt_are_asked_again(cli) -> None:
+    typed = "yes\ntiles\nFF 2033Q\n\nno\nnothing\nno\nEast\n"
+    r = cli("rule", "mahjong-verification", "--card", "practice", input=typed)
+    assert "'Q'" in r.output and "Mah Jongg declared in error" in r.output
+
+
+def test_the_booklet_can_carry_the_card(cli, tmp_path) -> None:
+    r = cli("handout", "--format", "md", "--card", "practice")
+    assert r.exit_code == 0
+    assert "## The card: Referee Practice Card" in r.output and "| Y1 | `FF 2033a 3333b 3333c` | X | 25 |" in r.output
+    html = cli("handout", "--format", "html", "--card", "practice").output
+    assert '<section id="card">' in html and "<td>S6</td>" in html
+    assert "The card:" not in cli("handout", "--format", "md").output
+    assert cli("handout", "--sheet", "quick", "--card", "practice").exit_code == 2

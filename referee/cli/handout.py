@@ -24,6 +24,7 @@ def handout(
     base: Optional[str] = typer.Option(None, "--base", "-b", metavar="RULESET", help="For --sheet diff: the ruleset to compare with (default: the one it extends)."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="PATH", help="Write here instead of standard output (required for pdf)."),
     paper: str = typer.Option("letter", "--paper", metavar="PAPER", help="PDF paper size: letter or a4 (the HTML prints on either)."),
+    card: Optional[str] = typer.Option(None, "--card", metavar="CARD", help="Booklet: add this card's lines and values ('practice' or a card file)."),
     stamp: Optional[str] = typer.Option(None, "--stamp", metavar="TEXT", help="Text printed as 'Printed ...' on the title, e.g. a date. Off by default so output is reproducible."),
 ) -> None:
     """Print a ruleset for the table: the rules booklet, a quick-reference sheet, or its changes from a base.
@@ -42,7 +43,14 @@ def handout(
         raise UsageError("--base goes with --sheet diff")
     if fmt == "pdf" and output is None:
         raise UsageError("--format pdf writes a file: add -o FILE.pdf")
-    doc = build(ruleset_for(ruleset), fmt, sheet, base=base, stamp=stamp, paper=paper)
+    idx = None
+    if card:
+        if sheet != "booklet":
+            raise UsageError("--card goes with the booklet (--sheet booklet)")
+        from ..cards import load as load_card
+
+        idx = load_card(card)
+    doc = build(ruleset_for(ruleset), fmt, sheet, base=base, stamp=stamp, paper=paper, card=idx)
     if output is None:
         sys.stdout.write(doc if isinstance(doc, str) else doc.decode())
         return

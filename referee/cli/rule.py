@@ -9,7 +9,8 @@ from typing import Any, Optional
 import typer
 
 from ..errors import LoadError, UsageError
-from .tiles import RULE_CARD_OPT, RULE_DISCARDS_OPT, RULE_EXPOSED_OPT, RULE_HAND_OPT, RULE_OTHERS_OPT, rule_tiles
+from .tiles import (RULE_CARD_OPT, RULE_DISCARDS_OPT, RULE_EXPOSED_OPT, RULE_HAND_OPT, RULE_OTHERS_OPT, ask_tiles,
+                    entered_tiles, known_from_tiles, offer_tiles, rule_tiles)
 from . import _pairs, app, ask, err, examples, guarded, out, print_json, safe
 from .show import is_terminal, styled, wrap, wrapped
 
@@ -148,10 +149,17 @@ def _prompt(q: Any, number: int, situation_help: str, players: dict[str, str]) -
     if d.type == "seats":
         wrapped(ask, styled(("Seats: " + ", ".join(_seat_label(s, players) for s in SEATS), "dim")), first="   ")
     hint = {"seats": "seats, comma-separated", "number": "a number"}.get(d.type, "number or value")
+    if d.card:
+        wrapped(ask, styled(("or type tiles to answer from the card", "dim")), first="   ")
     while True:
         raw = _ask_line(f"answer ({hint}; ? for help, back to revise, q to quit)").strip()
         if raw == "?":
             wrapped(ask, _help_for(q, situation_help), first="  ")
+            continue
+        if d.card and raw.lower() == "tiles":
+            answer = ask_tiles(d, _ask_line, lambda text, style: wrapped(ask, text, first="  ", rest="    ", style=style))
+            if answer is not None:
+                return answer
             continue
         if raw.lower() in QUIT:
             _quit()
@@ -213,6 +221,10 @@ def _resolve(rs: Any, sid: str, facts: dict[str, Any], players: dict[str, str], 
         step = advance(rs, sid, facts, players)  # a clash here comes from answers given up front
         if isinstance(step, Outcome):
             return step
+        known = known_from_tiles(step)  # tiles entered at an earlier question settle this one too
+        if known is not None and step.fact not in facts:
+            facts[step.fact] = known
+            continue
         answer = _prompt(step, len(asked) + 1, rs.situations[step.situation].help, players)
         if answer is BACK:
             if not asked and may_leave:
@@ -391,6 +403,7 @@ def rule(
             facts[name] = normalize(name, fact_for(rs, sid, name, what), value)
         players.update(players_map(_pairs(player, "--player"), "--player"))
         tiles = rule_tiles(rs, sc, card, hand, exposed, discards, exposed_by_others, facts)  # the card's answers
+        offer_tiles(rs, card, tiles)
         try:
             outcome = _resolve(rs, sid, facts, players, no_input, may_leave)
         except UsageError as exc:
@@ -401,6 +414,7 @@ def rule(
         if outcome is not BACK:
             break
         situation = None
+    tiles = entered_tiles()  # given up front, or entered at a prompt
     if tiles is not None:
         tiles.attach(outcome)
     from ..render import outcome_json

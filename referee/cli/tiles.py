@@ -107,3 +107,54 @@ def hand_json(verdict: Any) -> dict[str, Any]:
     from ..cards.report import hand_json as document
 
     return document(verdict)
+
+
+# --- answering with tiles at the prompt: `tiles` instead of an answer ---
+
+PROMPT: dict[str, Any] = {}  # set by `rule`: the ruleset ("rs"), --card ("card"), the tiles given so far ("tiles")
+
+
+def offer_tiles(rs: Any, card: str | None, tiles: Any) -> None:
+    """Before the questions: what `tiles` at a prompt reads the card with, and tiles given already."""
+    PROMPT.clear()
+    PROMPT.update(rs=rs, card=card, tiles=tiles)
+
+
+def known_from_tiles(step: Any) -> Any:
+    """The answer the tiles entered at an earlier prompt give this question, or None."""
+    tiles, kind = PROMPT.get("tiles"), getattr(step.definition, "card", None)
+    return tiles.value_of(kind) if tiles is not None and kind else None
+
+
+def entered_tiles() -> Any:
+    return PROMPT.get("tiles")
+
+
+def ask_tiles(definition: Any, ask_line: Any, say: Any) -> Any:
+    """Ask for the tiles a card question needs, check them against the card, say what it found;
+    the answer, or None (asked again) when the tiles are refused or do not settle it."""
+    from ..cards.answer import card_of, from_tiles
+
+    try:
+        card = card_of(PROMPT.get("rs"), PROMPT.get("card"))
+        if definition.card in ("dead", "alive"):
+            exposed = ask_line("Her exposures, e.g. 22J2B 444C (Enter for none)").split()
+            discards = ask_line("Every tile in the discards, e.g. 6D 6D 9B J (Enter for none)")
+            others = ask_line("The other players' exposures, jokers included (Enter for none)")
+            tiles = from_tiles(card, None, None, {"exposed": exposed, "discards": discards,
+                                                  "exposed_by_others": [others] if others.strip() else []})
+        else:
+            hand = ask_line("Her 14 tiles, exposures included, e.g. FF 2033B 3333C 3333D")
+            exposed = ask_line("Groups she exposed before Mah Jongg, e.g. 3333C (Enter for none)").split()
+            tiles = from_tiles(card, hand, exposed, None)
+    except UsageError as exc:
+        say(exc.message, "red")
+        return None
+    for line in tiles.evidence():
+        say(line, "")
+    value = tiles.value_of(definition.card)
+    if value is None:
+        say("The card does not settle this question; answer it yourself.", "yellow")
+        return None
+    PROMPT["tiles"] = tiles
+    return value

@@ -11,6 +11,8 @@ jinja2 is imported here, never at CLI start-up: `referee handout` imports this p
 """
 from __future__ import annotations
 
+from typing import Any
+
 from pathlib import Path
 
 from ..errors import UsageError
@@ -28,6 +30,7 @@ def build(
     base: str | Path | Ruleset | None = None,
     stamp: str | None = None,
     paper: str = "letter",
+    card: Any = None,
 ) -> str | bytes:
     """One handout as text (html, md) or bytes (pdf).
 
@@ -53,7 +56,7 @@ def build(
     elif sheet == "quick":
         doc = pages.quick_sheet(rs, "md" if fmt == "md" else "html", stamp)
     else:
-        doc = pages.booklet(rs, "md" if fmt == "md" else "html", stamp)
+        doc = pages.booklet(rs, "md" if fmt == "md" else "html", stamp, card)
     if fmt == "pdf":
         from .pdf import html_to_pdf
 

@@ -78,7 +78,8 @@ def _head(rs: Ruleset, stamp: str | None) -> dict[str, Any]:
     return {"rs": rs, "meta": rs.meta, "base": base, "stamp": stamp, "unit": rs.scoring.unit}
 
 
-def booklet(rs: Ruleset, fmt: str, stamp: str | None = None) -> str:
+def booklet(rs: Ruleset, fmt: str, stamp: str | None = None, card: Any = None) -> str:
+    """The booklet; with `card` (a cards.index.CardIndex), its lines and values before the glossary."""
     phases = content.phases(rs)
     for phase in phases:
         for page in phase.pages:
@@ -86,7 +87,19 @@ def booklet(rs: Ruleset, fmt: str, stamp: str | None = None) -> str:
             page.svg = Markup(flowchart.svg(rs, sid)) if fmt == "html" else Raw(
                 "```mermaid\n" + tree_graph(rs, sid, "mermaid").replace("`", "'") + "\n```")
     return _render("booklet", fmt, phases=phases, tables=paytable.tables(rs.scoring), glossary=content.glossary(rs),
-                   sources=content.bibliography(rs), **_head(rs, stamp))
+                   sources=content.bibliography(rs), card=_card(card), **_head(rs, stamp))
+
+
+def _card(idx: Any) -> dict[str, Any] | None:
+    """A card's lines for the booklet, family by family: id, the line as printed, X or C, value, note."""
+    if idx is None:
+        return None
+    sections: list[tuple[str, list[tuple[str, str, str, int, str]]]] = []
+    for ln in idx.card.lines:
+        if not sections or sections[-1][0] != ln.section:
+            sections.append((ln.section, []))
+        sections[-1][1].append((ln.id, ln.display or ln.groups, ln.mark, ln.value, ln.note))
+    return {"id": idx.card.id, "title": idx.card.title, "sections": sections}
 
 
 def quick_sheet(rs: Ruleset, fmt: str, stamp: str | None = None) -> str:
