@@ -97,6 +97,19 @@ def _money(o: Outcome) -> list[str]:
     return lines
 
 
+def _party(rs: Ruleset, sid: str, p: Any) -> str:
+    """A party as the paper names it. Seats a question names several of ('Which three seats
+    have dead hands?') read from that question, not from the fact's id ('the dead seats')."""
+    import re
+
+    d = rs.fact(p.role, sid) if p.seat is None else None
+    if d is not None and d.type == "seats":
+        m = re.match(r"Which (.*?seats) (.*?)\??$", re.sub(r"\s*\([^)]*\)", "", d.ask))
+        if m:
+            return f"the {m.group(1)} that {m.group(2)}"
+    return p.label
+
+
 def _paths(rs: Ruleset, sid: str) -> list[tuple[dict[str, Any], str | m.Goto]]:
     """Every way through one situation's own tree: the answers and the ruling node or goto reached."""
     sit = rs.situations[sid]
@@ -173,7 +186,7 @@ def rows(rs: Ruleset, sid: str, qs: list[Question]) -> list[Row]:
         except RefereeError as exc:  # a tree the lint would reject; say so rather than stop the print
             out.append(Row(shown, None, f"(cannot be ruled: {exc})", [], [], ""))
             continue
-        out.append(Row(shown, o.ruling.id, o.text, [p.label for p in o.dead], _money(o), GAME_SHORT[o.game]))
+        out.append(Row(shown, o.ruling.id, o.text, [_party(rs, o.situation, p) for p in o.dead], _money(o), GAME_SHORT[o.game]))
     return out
 
 

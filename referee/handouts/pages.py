@@ -104,7 +104,7 @@ def _card(idx: Any) -> dict[str, Any] | None:
 
 def quick_sheet(rs: Ruleset, fmt: str, stamp: str | None = None) -> str:
     groups = sheets.quick(rs)
-    return _render("quick", fmt, groups=groups, font=sheets.quick_font(groups), **_head(rs, stamp))
+    return _render("quick", fmt, groups=groups, font=sheets.quick_font(groups), none_=sheets.NONE, **_head(rs, stamp))
 
 
 def diff_sheet(rs: Ruleset, base: Ruleset, fmt: str, stamp: str | None = None) -> str:

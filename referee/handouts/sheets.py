@@ -16,14 +16,81 @@ COLUMN_CHARS_AT_10PT = 52  # characters a line of one column holds at 10 pt (A4,
 # Estimated lines x pt that two pages hold. Measured: 2547 filled two Letter pages (the shorter
 # page) to the last line in Chromium; this leaves about 4% for the estimate's error.
 CAPACITY = 2450
+# Pages, in twos: saying when each ruling applies doubled the sheet, and at 8 pt it still
+# overflowed two pages; two sheets printed on both sides keep the type at arm's length.
+SHEETS = 2
 
 
 @dataclass
 class QuickLine:
     ruling: str
+    when: str  # the answers that decide it, in a few words
     dead: str
     pays: str
     game: str
+
+
+NONE = "none"  # the one word for no dead hand, no payment
+_AUX = re.compile(r"^(is|was|were|are|did|does|do|has|have|had|can|could|will|would|should)\s+", re.I)
+
+
+def _stem(ask: str) -> str:
+    """A question as a few words: 'Has more than one player picked from the wrong end?' ->
+    'more than one player picked from the wrong end' (what a 'yes' means)."""
+    text = re.sub(r"\s*\([^)]*\)", "", ask)  # asides
+    text = re.split(r" - |, or |; ", text)[0]  # the question, not its explanation
+    text = text.strip().rstrip("?").strip()
+    text = re.sub(r"^[^,]*, (?=(is|was|did|does|has|had|what|when|which|how)\b)", "", text, flags=re.I)  # 'After the call, what ...'
+    text = re.sub(r"^(what|which|when|who|how many|how)\s+((did|does|do|is|was|were|are|has|had)\s+)?", "", text, flags=re.I)
+    text = _AUX.sub("", text)
+    return re.sub(r"^[Tt]he ", "", text)
+
+
+def _choice(label: str) -> str:
+    text = re.split(r" - | \(|; |, with |, before |, after ", label)[0].strip().rstrip(".")
+    return text[:1].lower() + text[1:]
+
+
+WORDS = 10  # a condition longer than this is cut: the sheet is a reminder, the booklet has the questions
+
+
+def _few(text: str) -> str:
+    words = text.split()
+    return text if len(words) <= WORDS else " ".join(words[:WORDS]).rstrip(",;") + "…"
+
+
+def _condition(q: "content.Question | None", value: str) -> str:
+    if q is None:
+        return value
+    if q.choices:
+        label = _choice(q.choices.get(value, value))
+        return _few(label) if len(label.split()) > 1 else f"{_few(_stem(q.ask))}: {label.lower()}"
+    stem = _few(_stem(q.ask))
+    return stem if value == "yes" else f"{stem}: {value}"
+
+
+def _when(page: "content.Page", answers: list[tuple[int, str]]) -> list[str]:
+    """The answers on one path that decide between the situation's rulings, as the sheet says
+    them: what was the case (a 'yes', a choice), not every 'no' on the way. A path of nothing but
+    'no' is the situation's 'otherwise'; the more specific lines are the exceptions to it."""
+    qs = {q.number: q for q in page.questions}
+    shared = set.intersection(*(set(r.answers) for r in page.rows)) if page.rows else set()
+    return [_condition(qs.get(n), v) for n, v in answers if (n, v) not in shared and v != "no"]
+
+
+def _either(paths: list[list[str]]) -> str:
+    """One ruling reached several ways: what the ways share decides it (an answer that differs
+    between them does not); where they share nothing, each way, split by ' / '."""
+    common = [c for c in paths[0] if all(c in p for p in paths[1:])]
+    if common or len(paths) == 1:
+        return "; ".join(common) or "otherwise"
+    return " / ".join(dict.fromkeys("; ".join(p) or "otherwise" for p in paths))
+
+
+def _order(ruling: str) -> tuple[str, int, str]:
+    """WE-1 before WE-2 before WE-10."""
+    m = re.match(r"(.*?)(\d+)([A-Za-z]*)$", ruling)
+    return (m.group(1), int(m.group(2)), m.group(3)) if m else (ruling, 0, "")
 
 
 @dataclass
@@ -57,7 +124,7 @@ def _lines(text: str, width: int) -> int:
 
 
 def quick_font(groups: list[QuickGroup]) -> float:
-    """The largest type (pt) at which the sheet should still fit two pages of Letter or A4: the
+    """The largest type (pt) at which the sheet should still fit four pages (two sheets) of Letter or A4: the
     sheet is for arm's length, so it shrinks only as far as the content makes it."""
     for pt in FONTS:
         width = int(COLUMN_CHARS_AT_10PT * 10 / pt)
@@ -67,29 +134,33 @@ def quick_font(groups: list[QuickGroup]) -> float:
             for sit in g.situations:
                 lines += _lines(sit.title, int(width * 0.9))
                 for q in sit.lines:
-                    lines += _lines(f"{q.ruling} · dead: {q.dead} · {q.pays} · {q.game}", width)
-        if lines * pt <= CAPACITY:
+                    lines += _lines(f"{q.ruling} · {q.when} · dead: {q.dead} · {q.pays} · {q.game}", width)
+        if lines * pt <= CAPACITY * SHEETS:
             return pt
     return FONTS[-1]
 
 
 def quick(rs: Ruleset) -> list[QuickGroup]:
+    """One line a ruling, in ruling order: when it applies, who is dead, who pays, the game.
+    A ruling reached more than one way says each way, joined by 'or'."""
     groups: list[QuickGroup] = []
     for phase in content.phases(rs, with_examples=False):
         group = QuickGroup(phase.title)
         for page in phase.pages:
-            lines: list[QuickLine] = []
+            lines: dict[str, QuickLine] = {}
+            ways: dict[str, list[list[str]]] = {}
             for row in page.rows:
-                if row.ruling is None or any(row.ruling in q.ruling.split(", ") for q in lines):
+                if row.ruling is None:
                     continue
-                dead = ", ".join(_short(d) for d in row.dead) or "—"
-                pays = "; ".join(_short(x) for x in row.money) or "—"
-                same = next((q for q in lines if (q.dead, q.pays, q.game) == (dead, pays, row.game)), None)
-                if same:  # rulings that treat the table alike share a line
-                    same.ruling += f", {row.ruling}"
-                else:
-                    lines.append(QuickLine(row.ruling, dead, pays, row.game))
-            group.situations.append(QuickSituation(page.situation.id, page.situation.title, lines))
+                ways.setdefault(row.ruling, []).append(_when(page, row.answers))
+                if row.ruling not in lines:
+                    dead = ", ".join(_short(d) for d in row.dead) or NONE
+                    pays = "; ".join(_short(x) for x in row.money) or NONE
+                    lines[row.ruling] = QuickLine(row.ruling, "", dead, pays, row.game)
+            for rid, paths in ways.items():
+                lines[rid].when = _either(paths) if len(ways) > 1 or page.questions else "always"
+            ordered = [lines[k] for k in sorted(lines, key=_order)]
+            group.situations.append(QuickSituation(page.situation.id, page.situation.title, ordered))
         groups.append(group)
     return groups
 
