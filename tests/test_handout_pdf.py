@@ -83,6 +83,31 @@ class TestInOneBrowser:
         for sit in rs.situations.values():
             assert " ".join(sit.title.split()) in text, sit.title
 
+    def test_booklet_pages_are_numbered_in_the_footer_and_on_the_contents(self, browser, tournament_html: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
+        from referee.handouts.pdf import destinations
+
+        pdf = print_page(browser, tournament_html, "Letter")
+        n = pages(pdf)
+        if shutil.which("pdftotext") is None:
+            pytest.skip("pdftotext (poppler-utils) is not installed")
+        path = tmp_path / "b.pdf"
+        path.write_bytes(pdf)
+
+        def page_text(i: int) -> str:
+            return subprocess.run(["pdftotext", "-f", str(i), "-l", str(i), str(path), "-"],
+                                  capture_output=True, text=True, check=True).stdout
+
+        for i in (1, 2, n // 2, n):
+            assert f"{i} / {n}" in page_text(i), i  # the footer
+        where = destinations(pdf)
+        rs = load_strict("tournament")
+        sit = rs.situations["wrong-end"]
+        page = where["wrong-end"]
+        assert sit.title in " ".join(page_text(page).split())  # the situation is on the page its id says
+        contents = " ".join((page_text(2) + page_text(3)).split())
+        assert f"{sit.title} p. {page}" in contents  # and the contents page says so
+        assert f"Glossary p. {where['glossary']}" in contents
+
     @pytest.mark.parametrize("paper", ["Letter", "A4"])
     def test_quick_sheet_is_at_most_two_sheets(self, browser, paper: str) -> None:  # type: ignore[no-untyped-def]
         for ruleset in ("nmjl", "card-game", "tournament"):

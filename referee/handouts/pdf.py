@@ -6,6 +6,7 @@ headless with networking features off; the page is self-contained, so nothing is
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -59,12 +60,67 @@ def html_to_pdf(html: str, paper: str = "Letter") -> bytes:
         raise UsageError(f"Chromium could not print the handout: {first}; {HINT}") from None
 
 
+# The page number at the foot of every page; Chromium fills the spans in.
+FOOTER = ('<div style="font: 8pt Helvetica, Arial, sans-serif; width: 100%; text-align: center; color: #444;">'
+          '<span class="pageNumber"></span> / <span class="totalPages"></span></div>')
+PAGE_OF = re.compile(r'(<span class="pg" data-page-of="([^"]+)">)(</span>)')
+
+
 def print_page(browser, html: str, paper: str = "Letter") -> bytes:  # type: ignore[no-untyped-def]
-    """Print with an already running playwright browser (one launch can serve many prints)."""
+    """Print with an already running playwright browser (one launch can serve many prints).
+
+    Every page gets its number in the footer. A page with `<span class="pg" data-page-of="ID">`
+    (the booklet's contents) is printed twice: the first print says on which page each ID
+    landed (Chromium writes a named destination per id), the second carries those numbers.
+    """
+    pdf = _print(browser, html, paper)
+    if not PAGE_OF.search(html):
+        return pdf
+    where = destinations(pdf)
+    numbered = PAGE_OF.sub(lambda m: m.group(1) + (str(where[m.group(2)]) if m.group(2) in where else "") + m.group(3), html)
+    return _print(browser, numbered, paper)
+
+
+def _print(browser, html: str, paper: str) -> bytes:  # type: ignore[no-untyped-def]
     page = browser.new_page()
     try:
         page.set_content(html, wait_until="load")
         page.emulate_media(media="print")
-        return page.pdf(format=paper, print_background=True, prefer_css_page_size=True)  # type: ignore[no-any-return]
+        return page.pdf(format=paper, print_background=True, prefer_css_page_size=True,  # type: ignore[no-any-return]
+                        display_header_footer=True, header_template="<span></span>", footer_template=FOOTER)
     finally:
         page.close()
+
+
+def destinations(pdf: bytes) -> dict[str, int]:
+    """Element id -> the page (from 1) it is printed on, read from the named destinations
+    Chromium writes into its PDFs (the catalog's /Dests, the page tree's /Kids)."""
+    def obj(n: int) -> bytes:
+        m = re.search(rb"(?:^|\s)%d 0 obj\s*<<(.*?)>>\s*endobj" % n, pdf, re.S)
+        return m.group(1) if m else b""
+
+    catalog = re.search(rb"/Type\s*/Catalog(.*?)endobj", pdf, re.S)
+    if catalog is None:
+        return {}
+    root, dests = re.search(rb"/Pages\s+(\d+) 0 R", catalog.group(1)), re.search(rb"/Dests\s+(\d+) 0 R", catalog.group(1))
+    if root is None or dests is None:
+        return {}
+    order: list[int] = []
+
+    def walk(n: int, depth: int = 0) -> None:
+        body = obj(n)
+        kids = re.search(rb"/Kids\s*\[([^\]]*)\]", body)
+        if kids is None or depth > 20:
+            order.append(n)
+            return
+        for k in re.findall(rb"(\d+) 0 R", kids.group(1)):
+            walk(int(k), depth + 1)
+
+    walk(int(root.group(1)))
+    number = {n: i + 1 for i, n in enumerate(order)}
+    out = {}
+    for name, page in re.findall(rb"/([^\s/\[]+)\s*\[\s*(\d+) 0 R", obj(int(dests.group(1)))):
+        key = re.sub(rb"#([0-9A-Fa-f]{2})", lambda m: bytes([int(m.group(1), 16)]), name).decode("utf-8", "replace")
+        if int(page) in number:
+            out[key] = number[int(page)]
+    return out
