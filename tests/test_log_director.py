@@ -196,3 +196,11 @@ def test_an_export_carries_no_host_name_or_local_path_unless_asked(db: Path, tmp
             assert platform.node() not in text, fmt
         asked = cli("log", "export", "-f", fmt, "--with-origin", "--db", db).stdout
         assert rec["ruleset_source"] in asked.replace("\\\\", "\\")
+
+
+def test_an_export_without_its_origin_imports_back_as_the_same_rulings(db: Path, tmp_path: Path) -> None:
+    rule(db, *DEAD, "--table", "1")
+    out = tmp_path / "ann.jsonl"
+    assert cli("log", "export", "-o", out, "--db", db).code == 0
+    r = cli("log", "import", out, "--db", db)
+    assert r.code == 0 and "1 ruling, 0 new" in r.stdout and "conflict" not in r.stdout + r.stderr

@@ -11,6 +11,7 @@ from .context import Location, db_path
 from .db import StoreError
 from .record import FIELDS, JSON_FIELDS, Ruling, utc_now
 
+ORIGIN = ("machine", "ruleset_source")  # where a ruling was made; `log export` keeps them home unless asked
 COLUMN = {"table": "table_no"}  # `table` is an SQL keyword
 COLUMNS = [COLUMN.get(f, f) for f in FIELDS]
 
@@ -188,7 +189,9 @@ class RulingsLog:
         content = [i for i, f in enumerate(FIELDS) if not f.startswith("withdrawn_")]
         for old, r in again:
             row = _row(r)
-            if any(_row(old)[i] != row[i] for i in content):
+            # an export leaves the host name and local folder behind unless asked: their
+            # absence is no difference (ORIGIN), a different value is
+            if any(_row(old)[i] != row[i] and not (FIELDS[i] in ORIGIN and row[i] is None) for i in content):
                 merged.conflicts.append(r.id)
             elif r.withdrawn:
                 merged.withdrawn += self.db.execute(
