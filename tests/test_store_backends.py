@@ -352,3 +352,11 @@ print("psycopg" in sys.modules)
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stderr
     assert p.stdout.split()[-1] == "False"
+
+
+def test_without_the_driver_a_url_says_which_extra_to_install(cli, monkeypatch) -> None:
+    from referee.store import postgres
+
+    monkeypatch.setattr(postgres, "psycopg", None)  # as where referee[postgres] is not installed
+    r = cli("log", "list", "--db", "postgresql://ann:pw@127.0.0.1/log")
+    assert r.exit_code == 1 and r.output.count("\n") == 1 and "referee[postgres]" in r.output
