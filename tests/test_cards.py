@@ -411,3 +411,16 @@ def test_the_booklet_can_carry_the_card(cli, tmp_path) -> None:
     assert '<section id="card">' in html and "<td>S6</td>" in html
     assert "The card:" not in cli("handout", "--format", "md").output
     assert cli("handout", "--sheet", "quick", "--card", "practice").exit_code == 2
+
+
+def test_the_events_card_is_the_default(cli, monkeypatch, tmp_path) -> None:
+    monkeypatch.setenv("REFEREE_DB", str(tmp_path / "rulings.db"))
+    monkeypatch.delenv("REFEREE_CARD", raising=False)
+    assert cli("hand", "verify", "FF 2033B 3333C 3333D").exit_code == 2
+    r = cli("log", "event", "--card", "practice")
+    assert r.exit_code == 0 and "card    practice" in r.output
+    assert "makes 1 line of card practice" in flat(cli("hand", "verify", "FF 2033B 3333C 3333D").output)
+    assert "makes line Y1" in flat(cli(*VALID, "--hand", "FF 2033B 333JC 3333D").output)
+    assert cli("log", "event", "--card", "nosuch").exit_code == 2
+    monkeypatch.setenv("REFEREE_CARD", str(tmp_path / "missing.yaml"))
+    assert "no such file" in cli("hand", "verify", "FF 2033B 3333C 3333D").output

@@ -149,7 +149,7 @@ def card_of(rs: Any, name: str | None) -> CardIndex:
 
         rs = load_strict(rs.meta.extends)
     raise UsageError(f"no card: add --card practice (the invented practice card) or --card PATH (your own card "
-                     f"file), or set card: in ruleset '{first.id}'")
+                     f"file), set card: in ruleset '{first.id}', or set the event's with 'referee log event --card'")
 
 
 __all__ = ["FromTiles", "block_text", "card_facts", "card_of", "from_tiles"]

@@ -28,9 +28,12 @@ SUIT_STYLE = {"a": "green", "b": "red", "c": "blue"}
 
 
 def choose_card(name: str | None, ruleset: str | None = None) -> Any:
-    """The card index for --card, else the card: of the ruleset (-r, else the event's), else a clear error."""
+    """The card index for --card, else the event's card, else the card: of the ruleset (-r, else the
+    event's), else a clear error."""
     from ..cards import load
+    from .tiles import default_card
 
+    name = default_card(name)
     if name:
         return load(name)
     from ..cards.answer import card_of

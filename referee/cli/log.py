@@ -109,6 +109,8 @@ def event_(
     table: Optional[str] = typer.Option(None, "--table", help="A fixed table (a home group's one table)."),
     ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r", metavar="RULESET",
                                           help="Ruleset id or folder 'referee rule' uses without -r (e.g. tournament)."),
+    card: Optional[str] = typer.Option(None, "--card", metavar="CARD",
+                                       help="The card hands are checked against without --card: 'practice' or a card file."),
     clear: bool = typer.Option(False, "--clear", help="Forget the event: 'referee rule' records nothing by default."),
     db: Optional[str] = DB_OPT,
 ) -> None:
@@ -128,8 +130,13 @@ def event_(
     config = EventConfig() if clear else read_event(path)
     if ruleset is not None and ruleset.strip():
         ruleset = _ruleset_setting(ruleset.strip())
+    if card is not None and card.strip():
+        from ..cards import locate
+
+        found = locate(card.strip())  # checked now, not at the first hand; a file kept by its full path
+        card = card.strip() if found.stem == card.strip() and "/" not in card else str(found.resolve())
     changes = {k: v for k, v in {"event": name, "judge": judge, "round": round_, "table": table,
-                                 "ruleset": ruleset}.items() if v is not None}
+                                 "ruleset": ruleset, "card": card}.items() if v is not None}
     if changes or clear:
         config = replace(config, **{k: (v.strip() or None) for k, v in changes.items()})
         write_event(path, config)

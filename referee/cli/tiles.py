@@ -43,11 +43,20 @@ def rule_tiles(rs: Any, sc: Any, card: str | None, hand: str | None, exposed: li
     return _fill(rs, card or (sc.data.card if sc is not None else None), hand, exposed if hand is not None else [], table, facts)
 
 
+def default_card(card: str | None) -> str | None:
+    """--card, else the event's card (REFEREE_CARD, 'referee log event --card'); None leaves it to the ruleset's."""
+    if card:
+        return card
+    from ..store.context import event_card
+
+    return event_card()
+
+
 def _fill(rs: Any, card: str | None, hand: str | None, exposed: list[str], table: dict[str, Any] | None,
           facts: dict[str, Any]) -> Any:
     from ..cards.answer import card_facts, card_of, from_tiles
 
-    tiles = from_tiles(card_of(rs, card), hand, exposed, table)
+    tiles = from_tiles(card_of(rs, default_card(card)), hand, exposed, table)
     facts.update(tiles.fill(card_facts(rs), facts))
     return tiles
 
@@ -73,7 +82,7 @@ def pay_from_hand(rs: Any, hand: str | None, exposed: list[str], card: str | Non
     from ..cards.verify import read_hand, verify
 
     the_hand = read_hand(hand, exposed)
-    idx = card_of(rs, card)
+    idx = card_of(rs, default_card(card))
     verdict = verify(idx, the_hand)
     if verdict.best is None:
         near = verdict.nearest[0] if verdict.nearest else None
@@ -100,7 +109,7 @@ def pay_card_text(verdict: Any, card_id: str) -> str:
 def card_id(rs: Any, card: str | None) -> str:
     from ..cards.answer import card_of
 
-    return card_of(rs, card).card.id  # loaded already: the store keeps it in memory
+    return card_of(rs, default_card(card)).card.id  # loaded already: the store keeps it in memory
 
 
 def hand_json(verdict: Any) -> dict[str, Any]:
@@ -136,7 +145,7 @@ def ask_tiles(definition: Any, ask_line: Any, say: Any) -> Any:
     from ..cards.answer import card_of, from_tiles
 
     try:
-        card = card_of(PROMPT.get("rs"), PROMPT.get("card"))
+        card = card_of(PROMPT.get("rs"), default_card(PROMPT.get("card")))
         if definition.card in ("dead", "alive"):
             exposed = ask_line("Her exposures, e.g. 22J2B 444C (Enter for none)").split()
             discards = ask_line("Every tile in the discards, e.g. 6D 6D 9B J (Enter for none)")

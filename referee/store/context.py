@@ -21,7 +21,7 @@ from ..errors import UsageError
 
 ENV_DB = "REFEREE_DB"
 ENV = {"event": "REFEREE_EVENT", "judge": "REFEREE_JUDGE", "round": "REFEREE_ROUND", "table": "REFEREE_TABLE",
-       "ruleset": "REFEREE_RULESET"}
+       "ruleset": "REFEREE_RULESET", "card": "REFEREE_CARD"}
 
 
 def app_dir() -> Path:
@@ -93,6 +93,7 @@ class EventConfig:
     round: str | None = None
     table: str | None = None
     ruleset: str | None = None  # what 'referee rule' rules under when neither -r nor a file names one
+    card: str | None = None  # the card hands are checked against when no --card is given
 
     def any(self) -> bool:
         return any(asdict(self).values())
@@ -179,3 +180,9 @@ def event_ruleset(saved: EventConfig) -> str | None:
         return chosen
     has_event = bool(os.environ.get(ENV["event"], "").strip() or saved.event)
     return saved.ruleset if has_event else None
+
+
+def event_card() -> str | None:
+    """REFEREE_CARD, else the card set with 'referee log event --card', else None."""
+    chosen = os.environ.get(ENV["card"], "").strip()
+    return chosen or read_event(db_path()).card
