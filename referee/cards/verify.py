@@ -61,7 +61,13 @@ class Made:
     """One line the hand makes, with the target that shows it and where each joker stands."""
 
     target: Target
-    jokers_as: list[tuple[int, int]]  # (tile, jokers) among the concealed tiles
+    U: int  # the target's places left once the exposures took theirs
+    hand: Hand
+
+    @property
+    def jokers_as(self) -> list[tuple[int, int]]:
+        """(tile, jokers) among the concealed tiles: worked out only when shown."""
+        return _jokers_as(self.target, self.U, self.hand)
 
     @property
     def line(self):  # noqa: ANN201 - a notation.Line
@@ -114,7 +120,7 @@ def verify(idx: CardIndex, hand: Hand, explain: int = 3) -> Verdict:
             continue
         L, U = bounds
         if fits_under(L, c) and fits_under(c, U):
-            best[tg.line.id] = Made(tg, _jokers_as(tg, U, hand))
+            best[tg.line.id] = Made(tg, U, hand)
     made = sorted(best.values(), key=lambda m: (-m.line.value, m.target.number))
     verdict = Verdict(hand, made)
     if not made and explain:
