@@ -83,6 +83,18 @@ class TestInOneBrowser:
         for sit in rs.situations.values():
             assert " ".join(sit.title.split()) in text, sit.title
 
+    def test_booklet_on_a_390px_phone_does_not_pan_and_keeps_chart_labels_at_11px(self, browser) -> None:  # type: ignore[no-untyped-def]
+        for ruleset in ("nmjl", "tournament"):
+            page = browser.new_page(viewport={"width": 390, "height": 800})
+            try:
+                page.set_content(build(ruleset, "html"), wait_until="load")
+                assert page.evaluate("document.documentElement.scrollWidth") <= 390, ruleset
+                smallest = page.evaluate("Math.min(...[...document.querySelectorAll('svg.flowchart')].map("
+                                         "s => s.getBoundingClientRect().width / s.viewBox.baseVal.width))")
+                assert smallest * 11 >= 10.9, (ruleset, smallest)  # drawn at FONT = 11 user units
+            finally:
+                page.close()
+
     def test_booklet_pages_are_numbered_in_the_footer_and_on_the_contents(self, browser, tournament_html: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
         from referee.handouts.pdf import destinations
 

@@ -243,3 +243,11 @@ def test_markdown_contents_link_to_their_sections(ruleset: str) -> None:
     assert len(links) == len(rs.situations) + len({rs.situations[s].phase for s in rs.situations}) + 3
     assert set(links) <= headings, sorted(set(links) - headings)
     assert anchor("Was the claim made in time? (window of opportunity)") == "was-the-claim-made-in-time-window-of-opportunity"
+
+
+def test_every_svg_id_is_unique_in_a_booklet() -> None:
+    html = build("nmjl", "html")
+    ids = re.findall(r'\bid="([^"]+)"', html)
+    assert ids and len(ids) == len(set(ids)), sorted({i for i in ids if ids.count(i) > 1})[:5]
+    for ref in re.findall(r"url\(#([^)]+)\)", html):
+        assert ref in ids

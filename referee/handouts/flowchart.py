@@ -225,7 +225,7 @@ _DRAWN: dict[tuple[object, ...], str] = {}  # the same tree under several rulese
 def svg(rs: Ruleset, sid: str) -> str:
     """The flowchart of one situation as a standalone <svg> element."""
     boxes, edges, start = _boxes(rs, sid, NARROWER[0])
-    key = (rs.situation(sid).title, start, tuple((k, b.kind, tuple(b.lines), b.dead) for k, b in boxes.items()),
+    key = (sid, rs.situation(sid).title, start, tuple((k, b.kind, tuple(b.lines), b.dead) for k, b in boxes.items()),
            tuple((e.src, e.dst, e.label) for e in edges))
     if key not in _DRAWN:
         if len(_DRAWN) > 2000:
@@ -246,8 +246,9 @@ def _draw(rs: Ruleset, sid: str, boxes: dict[str, Box], edges: list[Edge], start
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="flowchart" viewBox="0 0 {_fmt(width)} {_fmt(height)}" '
         f'width="{_fmt(width)}" height="{_fmt(height)}" role="img" aria-label="Decision tree: {escape(rs.situation(sid).title)}" '
-        f'font-family="Helvetica, Arial, sans-serif" font-size="{FONT}">',
-        '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto">'
+        f'font-family="Helvetica, Arial, sans-serif" font-size="{FONT}" style="--natural-width: {_fmt(width)}px">',
+        # one marker per chart, named for its situation: ids are unique in a booklet of many charts
+        f'<defs><marker id="arrow-{escape(sid)}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto">'
         '<path d="M0,0 L10,5 L0,10 z" fill="#333"/></marker></defs>',
     ]
     labels: list[str] = []
@@ -261,7 +262,7 @@ def _draw(rs: Ruleset, sid: str, boxes: dict[str, Box], edges: list[Edge], start
         dst = boxes[e.dst]
         points.append((dst.x, dst.y))
         d = "M" + " L".join(f"{_fmt(x)},{_fmt(y)}" for x, y in points)
-        out.append(f'<path d="{d}" fill="none" stroke="#333" stroke-width="1.2" marker-end="url(#arrow)"/>')
+        out.append(f'<path d="{d}" fill="none" stroke="#333" stroke-width="1.2" marker-end="url(#arrow-{escape(sid)})"/>')
         (x0, y0), (x1, y1) = points[0], points[1]
         # just above the end of the first segment, where fanned-out edges are furthest apart
         above = 22 + (18 if fanout[e.src] >= FAN and nth[e.src] % 2 else 0)
