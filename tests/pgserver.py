@@ -118,4 +118,14 @@ def start() -> Server:
         detail = log.read_text(errors="replace")[-2000:] if log.is_file() else ""
         shutil.rmtree(folder, ignore_errors=True)
         raise RuntimeError(f"could not start PostgreSQL: {exc.stderr or exc.stdout}{detail}") from None
+    _watch(server)
     return server
+
+
+def _watch(server: Server) -> None:
+    """Stop the server and remove its folder once this process is gone, however it ended
+    (a test run killed by a timeout never reaches `stop()`; its server would run on)."""
+    script = (f'while [ -d /proc/{os.getpid()} ]; do sleep 2; done; '
+              f'"{server.bindir}/pg_ctl" -D "{server.folder}/data" -m immediate -w stop; rm -rf "{server.folder}"')
+    subprocess.Popen(["sh", "-c", script], user=server.user, start_new_session=True,
+                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
