@@ -11,6 +11,7 @@ import base64
 import copy
 import json
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -370,3 +371,135 @@ def test_a_real_export_adds_exactly_its_rulings(scene: Scene) -> None:
     assert len(after) == len(scene.before) + 1
     new = next(x for x in after if x["judge"] == "Bob")
     assert cli("log", "replay", new["id"], "--db", scene.db).exit_code == 0
+
+
+# ---------------------------------------------------------------------------
+# fuzzed mutations of a real export
+
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+FUZZ = settings(max_examples=30, deadline=None, derandomize=True,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture])
+HOSTILE_TEXT = st.sampled_from(["../../x", "/etc/passwd", "..", "", " ", "\x1b[2J", "Ruth\u202e", "=1+1", "a" * 300,
+                                "situations/../../x.yaml", "C:\\x", "0" * 26, "2026-13-45T99:99Z", "NaN"])
+ODD = st.one_of(st.none(), st.booleans(), st.integers(-2**70, 2**70), st.floats(allow_nan=True), HOSTILE_TEXT,
+                st.text(max_size=20), st.lists(st.integers(), max_size=3), st.dictionaries(HOSTILE_TEXT, st.integers(), max_size=2))
+
+
+def key_paths(data: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = [prefix] if prefix else []
+    if isinstance(data, dict):
+        for k, v in data.items():
+            found += key_paths(v, prefix + (k,))
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            found += key_paths(v, prefix + (i,))
+    return found
+
+
+def _set(doc: Any, path: tuple[Any, ...], value: Any, delete: bool) -> None:
+    for key in path[:-1]:
+        doc = doc[key]
+    if delete:
+        del doc[path[-1]]
+    else:
+        doc[path[-1]] = value
+
+
+@st.composite
+def mutated_line(draw: st.DrawFn, line: dict[str, Any]) -> Any:
+    doc = copy.deepcopy(line)
+    try:
+        levels = json.loads(zlib.decompress(base64.b64decode(doc["files"])))["levels"]
+    except Exception:  # not stored rules, or no longer whole ones
+        levels = None
+    if doc.get("kind") == "snapshot" and levels and draw(st.booleans()):  # inside the packed rules, hash kept honest
+        if draw(st.booleans()):  # a folder or file renamed
+            level = draw(st.sampled_from(levels))
+            if draw(st.booleans()):
+                level["folder"] = draw(HOSTILE_TEXT)
+            else:
+                name = draw(st.sampled_from(sorted(level["files"])))
+                level["files"][draw(HOSTILE_TEXT)] = level["files"].pop(name)
+        else:
+            where = draw(st.sampled_from(key_paths(levels)))
+            _set(levels, where, draw(ODD), delete=False)
+        try:
+            real = [Level(lv["folder"], {k: base64.b64decode(v) for k, v in lv["files"].items()}) for lv in levels]
+            doc["hash"] = digest(real)[:12]
+        except Exception:  # the mutation broke the shape: the hash cannot be made honest, fine
+            pass
+        doc["files"] = base64.b64encode(packed(levels)).decode()
+        return doc
+    for _ in range(draw(st.integers(1, 3))):
+        paths = key_paths(doc)
+        if not paths:
+            break
+        where = draw(st.sampled_from(paths))
+        _set(doc, where, draw(ODD), delete=draw(st.booleans()) and isinstance(where[-1], str))
+    return doc
+
+
+@st.composite
+def mutated_export(draw: st.DrawFn, lines: list[dict[str, Any]], mine: list[str]) -> list[Any]:
+    out: list[Any] = [copy.deepcopy(line) for line in lines]
+    for _ in range(draw(st.integers(1, 3))):
+        i = draw(st.integers(0, len(out) - 1))
+        how = draw(st.sampled_from(["field", "field", "field", "truncate", "duplicate", "steal id"]))
+        if how == "field" and isinstance(out[i], dict):
+            out[i] = draw(mutated_line(out[i]))
+        elif how == "truncate":
+            text = out[i] if isinstance(out[i], str) else json.dumps(out[i])
+            out[i] = text[: draw(st.integers(0, len(text)))]
+        elif how == "duplicate":
+            out.insert(i, copy.deepcopy(out[i]))
+        elif isinstance(out[i], dict) and out[i].get("kind") == "ruling":
+            out[i]["id"] = draw(st.sampled_from(mine))  # another judge's ruling under one of my ids
+    return out
+
+
+_TEMPLATE: dict[str, Path] = {}
+
+
+@FUZZ
+@given(data=st.data())
+def test_mutated_exports_never_harm_the_log(tmp_path_factory: pytest.TempPathFactory, data: st.DataObject) -> None:
+    if "root" not in _TEMPLATE:
+        _TEMPLATE["root"] = tmp_path_factory.mktemp("template")
+        Scene(_TEMPLATE["root"])
+    root = tmp_path_factory.mktemp("fuzz")
+    shutil.copytree(_TEMPLATE["root"], root, dirs_exist_ok=True)
+    (root / "work").mkdir(exist_ok=True)
+    scene = Scene.__new__(Scene)
+    scene.root, scene.db, scene.outside = root, root / "mine" / "rulings.db", root / "outside"
+    scene.export = root / "bob.jsonl"
+    scene.lines = [json.loads(line) for line in scene.export.read_text().splitlines()]
+    scene.before = records(scene.db)
+    lines = data.draw(mutated_export(scene.lines, [r["id"] for r in scene.before]))
+    crafted = scene.write(lines)
+    files = scene.files()
+    here = os.getcwd()
+    os.chdir(root / "work")  # a relative path in a crafted file would land here
+    try:
+        _import_and_check(scene, crafted, files, lines)
+    finally:
+        os.chdir(here)
+
+
+def _import_and_check(scene: Scene, crafted: Path, files: set[str], lines: list[Any]) -> None:
+    r = cli("log", "import", crafted, "--db", scene.db)
+    assert r.exit_code in (0, 1, 2), r.output
+    assert scene.files() == files  # nothing written outside the log
+    after = scene.still_works()  # no ruling here changed; every reading command runs
+    added = [x for x in after if x["id"] not in {m["id"] for m in scene.before}]
+    if r.exit_code == 0:  # every ruling of the file is in the log now, and nothing else
+        sent = {line["id"] for line in lines if isinstance(line, dict) and line.get("kind") != "snapshot"}
+        assert {x["id"] for x in added} == sent - {m["id"] for m in scene.before}
+    elif "in conflict" not in r.stdout:  # refused: one line, nothing added
+        assert len(r.stderr.strip().splitlines()) == 1 and not added, r.output
+    for new in added:
+        replayed = cli("log", "replay", new["id"], "--db", scene.db)
+        assert replayed.exit_code in (0, 1), replayed.output
+    assert scene.files() == files

@@ -149,7 +149,7 @@ def verify(snap: Snapshot) -> list[Level]:
     imported copy can stand in for the rules a ruling was made under)."""
     levels = unpack(snap[3])
     if not digest(levels).startswith(snap[0]) or len(snap[0]) < 12:
-        raise SnapshotError(f"do not hash to {snap[0]} as they claim")
+        raise SnapshotError(f"does not hash to {snap[0]} as it claims")
     return levels
 
 
@@ -162,7 +162,7 @@ def restore(snap: Snapshot, into: Path) -> Path:
     try:
         levels = unpack(snap[3])
     except SnapshotError as exc:
-        raise SnapshotError(f"the stored rules {snap[0]} {exc.message}") from None
+        raise SnapshotError(f"the stored copy of rules {snap[0]} {exc.message}") from None
     root = into.resolve()
     folder = root
     for i, level in enumerate(levels):
@@ -172,7 +172,7 @@ def restore(snap: Snapshot, into: Path) -> Path:
                 data = _point_extends(data, levels[i - 1].folder)
             target = folder / rel
             if not target.resolve().is_relative_to(root):  # the names are plain; this is the second lock
-                raise SnapshotError(f"the stored rules {snap[0]} name a file outside the replay folder")
+                raise SnapshotError(f"the stored copy of rules {snap[0]} names a file outside the replay folder")
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)
     return folder

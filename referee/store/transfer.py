@@ -111,14 +111,16 @@ def _snapshot(data: Any, place: Place) -> Snapshot:
 
     try:
         snap = (data["hash"], data["ruleset_id"], data["version"], base64.b64decode(data["files"], validate=True))
-    except (KeyError, TypeError, ValueError) as exc:
-        raise LoadError([Problem(place, f"not a stored ruleset ({type(exc).__name__}: {exc})")]) from None
+    except KeyError as exc:
+        raise LoadError([Problem(place, f"not a stored ruleset (no {exc})")]) from None
+    except (TypeError, ValueError) as exc:
+        raise LoadError([Problem(place, f"not a stored ruleset ({exc})")]) from None
     if not all(isinstance(v, str) for v in snap[:3]):
         raise LoadError([Problem(place, "not a stored ruleset (hash, ruleset_id and version must be text)")])
     try:
         verify(snap)
     except SnapshotError as exc:
-        raise LoadError([Problem(place, f"stored rules {str(snap[0])[:16]!r} refused: they {exc.message}")]) from None
+        raise LoadError([Problem(place, f"stored rules {str(snap[0])[:16]!r} refused: the copy {exc.message}")]) from None
     return snap
 
 
