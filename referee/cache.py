@@ -106,12 +106,15 @@ def fetch(ruleset_folder: Path) -> Ruleset | None:
         return None
     try:
         head, packed = _loads(blob)
-        if head["stamp"] != stamp() or head["sum"] != _sum(packed) or not _current(head["links"], head["digest"]):
+        if head["stamp"] != stamp() or head["sum"] != _sum(packed) or head["key"] != list(_memory_key(ruleset_folder)):
+            return None  # the key: an entry copied from another folder's ruleset is no entry for this one
+        if not _current(head["links"], head["digest"]):
             return None
         rs = _unpack(packed, entry)
     except Exception:  # a corrupt or foreign entry is only a miss; it is rewritten after the load
         return None
     _MEMORY[_memory_key(ruleset_folder)] = rs
+    _used(entry)
     return rs
 
 
@@ -121,12 +124,46 @@ def store(rs: Ruleset) -> None:
     where = folder()
     if where is None:
         return
+    entry = _entry_path(where, rs.folder)
+    if entry.is_dir() and not entry.is_symlink():
+        # a folder in the way stays there (it is not ours to remove); say so, once per run
+        if entry not in _BLOCKED:
+            _BLOCKED.add(entry)
+            sys.stderr.write(f"referee: {entry}: not a cache entry (a folder or other file is in the way); "
+                             "the ruleset is read afresh each time until it is removed\n")
+        return
     try:
         packed = _pack(rs)
-        head = {"stamp": stamp(), "links": rs.links, "digest": rs.digest, "sum": _sum(packed)}
-        write_whole(_entry_path(where, rs.folder), pickle.dumps((head, packed), protocol=pickle.HIGHEST_PROTOCOL))
+        head = {"stamp": stamp(), "key": list(_memory_key(rs.folder)), "links": rs.links, "digest": rs.digest,
+                "sum": _sum(packed)}
+        write_whole(entry, pickle.dumps((head, packed), protocol=pickle.HIGHEST_PROTOCOL))
+        _evict(where, "*.ruleset", MAX_RULESETS)
     except (OSError, pickle.PicklingError):
         pass
+
+
+MAX_RULESETS = 64  # ruleset entries kept (each replay's copy of old rules adds one); the least used go first
+_BLOCKED: set[Path] = set()
+
+
+def _used(entry: Path) -> None:
+    """Mark an entry as just used, so eviction takes the least recently used ones."""
+    try:
+        os.utime(entry)
+    except OSError:
+        pass
+
+
+def _evict(where: Path, pattern: str, keep: int) -> None:
+    entries = []
+    for path in where.glob(pattern):
+        try:
+            entries.append((path.lstat().st_mtime, path))
+        except OSError:
+            continue
+    for _, old in sorted(entries)[:-keep]:
+        if old.is_file() and not old.is_symlink():
+            old.unlink(missing_ok=True)
 
 
 MAX_FILES = 256  # validated answers files kept; the oldest go first
@@ -159,9 +196,7 @@ def store_file(path: Path, raw: bytes, model: Any) -> None:
         packed = pickle.dumps(model)
         head = {"stamp": stamp(), "digest": hashlib.sha256(raw).hexdigest(), "sum": _sum(packed)}
         write_whole(_file_entry(where, path), pickle.dumps((head, packed), protocol=pickle.HIGHEST_PROTOCOL))
-        entries = sorted((where / "files").glob("*.answers"), key=lambda p: p.stat().st_mtime)
-        for old in entries[:-MAX_FILES]:
-            old.unlink()
+        _evict(where / "files", "*.answers", MAX_FILES)
     except (OSError, pickle.PicklingError):
         pass
 
@@ -202,10 +237,11 @@ def read_entry(path: Path, trusted: Callable[[os.stat_result], bool] = _not_fore
         fd = os.open(path, flags | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0))
     except OSError:
         return None
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode) or not trusted(st):  # a folder: fdopen would raise 'Is a directory'
+        os.close(fd)
+        return None
     with os.fdopen(fd, "rb") as f:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or not trusted(st):
-            return None
         try:
             return f.read()
         except OSError:

@@ -428,3 +428,47 @@ def test_an_entry_another_user_could_have_written_is_not_read(disk: Path, parses
     warm, problems = loader.load(folder)
     assert warm is not None and not problems
     assert parses == [folder, folder]  # read from the files again, not from the entry
+
+
+# issue 19 item 11
+
+
+def test_a_folder_in_place_of_an_entry_is_a_miss_that_names_the_path(disk: Path, parses: list[Path], tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    folder = copy_ruleset(tmp_path)
+    loader.load(folder)
+    [entry] = disk.glob("*.ruleset")
+    entry.unlink()
+    entry.mkdir()
+    for _ in range(2):
+        forget_process()
+        rs, _ = loader.load(folder)  # no 'Is a directory': read afresh
+        assert rs.id
+    assert len(parses) == 3 and entry.is_dir()
+    said = capsys.readouterr().err
+    assert str(entry) in said and said.count("\n") == 1  # once per process, naming what is in the way
+
+
+def test_an_entry_copied_from_another_folder_is_not_used_for_it(disk: Path, parses: list[Path], tmp_path: Path) -> None:
+    first = copy_ruleset(tmp_path)
+    second = Path(shutil.copytree(first, tmp_path / "elsewhere" / "nmjl"))
+    (second / "ruleset.yaml").write_text((second / "ruleset.yaml").read_text().replace("title:", "title: Other", 1))
+    loader.load(first)
+    [entry] = disk.glob("*.ruleset")
+    planted = cache._entry_path(disk, second.resolve())
+    planted.write_bytes(entry.read_bytes())
+    forget_process()
+    rs, _ = loader.load(second)
+    assert rs.folder == second.resolve() and rs.meta.title.startswith("Other")
+    assert parses[-1] == second.resolve()
+
+
+def test_old_entries_are_evicted(disk: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cache, "MAX_RULESETS", 3)
+    base = copy_ruleset(tmp_path)
+    copies = [Path(shutil.copytree(base, tmp_path / f"replay-{i}" / base.name)) for i in range(6)]
+    for folder in copies:
+        loader.load(folder)
+    kept = sorted(disk.glob("*.ruleset"))
+    assert len(kept) == 3
+    assert cache._entry_path(disk, copies[-1].resolve()) in kept  # the newest stay
