@@ -54,7 +54,11 @@ def lint(rs: Ruleset) -> list[Problem]:
     ruling_ids: dict[str, Place] = {}
     alias_owner: dict[str, str] = {}
 
+    for name, fact in rs.facts.items():
+        problems += _check_fact(name, fact, lambda *sub: rs.fact_origin[name].place(*sub) if name in rs.fact_origin else Place(str(rs.folder)))
     for sid, sit in rs.situations.items():
+        for name, fact in sit.facts.items():
+            problems += _check_fact(name, fact, lambda *sub: sit_place(sid, "facts", name, *sub))
         if sit.start not in sit.nodes:
             problems.append(Problem(sit_place(sid, "start"), f"start node '{sit.start}' does not exist"))
         for alias in [sit.title, *sit.aliases]:
@@ -332,11 +336,21 @@ def _check_question(rs: Ruleset, sid: str, nid: str, node: m.QuestionNode, node_
     return out
 
 
+def _check_fact(name: str, fact: m.FactDef, at) -> list[Problem]:  # type: ignore[no-untyped-def]
+    """A number no answer can satisfy: the judge would be asked a question with no valid answer."""
+    if fact.min is not None and fact.max is not None and fact.min > fact.max:
+        return [Problem(at("min"), f"fact '{name}' has min {fact.min} above its max {fact.max}: no answer fits")]
+    return []
+
+
 def _check_ruling(rs: Ruleset, sid: str, nid: str, r: m.Ruling, node_place) -> list[Problem]:  # type: ignore[no-untyped-def]
     out: list[Problem] = []
 
     def at(*sub: object) -> Place:
         return node_place(sid, nid, "ruling", *sub)
+
+    if not r.says.strip():  # the judge would read out nothing
+        out.append(Problem(at("says"), f"ruling {r.id} says nothing; 'says' is what the judge reads out"))
 
     def need(name: str, kinds: tuple[str, ...], where: Place, what: str, groups: bool = False) -> None:
         if groups and name in m.GROUPS:

@@ -105,3 +105,17 @@ def test_an_event_file_of_valid_json_but_no_settings_is_one_line_even_for_no_log
     assert r.stderr.count("\n") == 1 and "log event --clear" in r.stderr
     assert CliRunner().invoke(app, ["log", "event", "--clear"]).exit_code == 0  # and the way out works
     assert log_context() is None
+
+
+@pytest.mark.parametrize("when", ["9999-12-31T23:59:59-01:00", "0001-01-01T00:00+01:00", "0001-01-01"])
+def test_since_at_the_ends_of_the_calendar_is_one_line(when: str) -> None:
+    try:
+        assert since_utc(when).endswith("Z")  # where the local zone allows it, a time
+    except UsageError as exc:
+        assert "--since" in str(exc)
+
+
+@pytest.mark.parametrize("option", ["table", "round", "judge", "event"])
+def test_an_empty_table_or_round_is_refused_not_quietly_unlogged(tmp_path: Path, option: str) -> None:
+    with pytest.raises(UsageError, match=f"--{option} is empty"):
+        log_context(db=tmp_path / "r.db", **{option: "  "})

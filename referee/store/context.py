@@ -160,6 +160,9 @@ def log_context(
     """
     if no_log:
         return None
+    for name, value in {"event": event, "round": round, "table": table, "judge": judge}.items():
+        if value is not None and not str(value).strip():  # '--table ""' must not quietly record nothing
+            raise UsageError(f"--{name} is empty; give the {name}'s name or number, or leave the option out")
     path = db_path(db)
     saved = saved if saved is not None else read_event(path)
     given = {"event": event, "round": round, "table": table, "judge": judge}

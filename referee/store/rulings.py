@@ -328,6 +328,9 @@ def since_utc(text: str) -> str:
         when = datetime.combine(datetime.now().date(), dtime()) if raw.lower() == "today" else datetime.fromisoformat(raw.replace("Z", "+00:00"))
     except ValueError:
         raise UsageError(f"--since: '{text}' is not a date or time; e.g. 2026-11-23 or 2026-11-23T14:00 or today") from None
-    if when.tzinfo is None:
-        when = when.astimezone()  # the judge's local clock
-    return when.astimezone(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    try:
+        if when.tzinfo is None:
+            when = when.astimezone()  # the judge's local clock
+        return when.astimezone(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    except (OverflowError, ValueError, OSError):  # year 1 or 9999 moved across a time zone
+        raise UsageError(f"--since: '{text}' is outside the dates a log can hold; e.g. 2026-11-23") from None
