@@ -503,3 +503,11 @@ def _import_and_check(scene: Scene, crafted: Path, files: set[str], lines: list[
         replayed = cli("log", "replay", new["id"], "--db", scene.db)
         assert replayed.exit_code in (0, 1), replayed.output
     assert scene.files() == files
+
+
+def test_a_log_exported_without_its_origin_imports_back_into_itself_without_conflict(scene: Scene) -> None:
+    own = scene.root / "own.jsonl"
+    assert cli("log", "export", "-o", own, "--db", scene.db).exit_code == 0
+    r = cli("log", "import", own, "--db", scene.db)
+    assert r.exit_code == 0 and "0 new" in r.stdout and "conflict" not in r.stdout, r.output
+    assert scene.still_works() == scene.before
