@@ -29,16 +29,22 @@ def check(paths: list[Path] = typer.Argument(None, metavar="PATHS", help="Rulese
     else:
         kinds = classify(list(paths))
         targets, scen, problems = kinds.rulesets, kinds.scenarios, kinds.problems
-    for t in targets:
+    step = _progress()
+    for i, t in enumerate(targets, 1):
+        step(f"checking ruleset {t} ({i} of {len(targets)}): loading")
         rs, found = load(t)
         problems += found
         if rs is not None:
+            step(f"checking ruleset {t} ({i} of {len(targets)}): {len(rs.situations)} situations")
             problems += lint(rs)
-    for f in scen:
+    for i, f in enumerate(scen, 1):
+        if i % 25 == 1:
+            step(f"replaying scenarios ({i} of {len(scen)})")
         try:
             replay(f)
         except LoadError as exc:
             problems += exc.problems
+    step("")
     problems = list(dict.fromkeys(problems))  # a base file's problem is found once per overlay
     for pr in problems:
         out.print(safe(pr))
@@ -46,6 +52,22 @@ def check(paths: list[Path] = typer.Argument(None, metavar="PATHS", help="Rulese
         err.print(f"{len(problems)} problem{'s' if len(problems) != 1 else ''} found")
         raise typer.Exit(EXIT_FINDING)
     err.print(f"ok: {len(targets)} ruleset{'s' if len(targets) != 1 else ''}, {len(scen)} scenario file{'s' if len(scen) != 1 else ''} checked")
+
+
+def _progress() -> Any:
+    """A one-line status on standard error while a big check runs, only at a terminal (a
+    ruleset of thousands of situations takes seconds to lint); each call overwrites the last,
+    '' clears it."""
+    from .show import is_terminal
+
+    if not is_terminal(sys.stderr):
+        return lambda text: None
+
+    def step(text: str) -> None:
+        sys.stderr.write("\r\x1b[K" + safe(text)[:200])
+        sys.stderr.flush()
+
+    return step
 
 
 @app.command("test", short_help="Replay scenarios; list failures and rulings none reaches.", epilog=examples("referee test", "referee test scenarios/nmjl/wrong-end", "referee test -v my-scenarios"))
