@@ -307,7 +307,8 @@ def dot_text(text: str) -> str:
     return "".join(c for c in flat if c.isprintable()).replace("\\", "\\\\").replace('"', '\\"')
 
 
-_MERMAID_ENTITIES = {c: f"#{ord(c)};" for c in '"#&<>|`[]{}()'}
+# `$` as well: Mermaid renders a label's `$$...$$` as KaTeX mathematics.
+_MERMAID_ENTITIES = {c: f"#{ord(c)};" for c in '"#&<>|`[]{}()$'}
 
 
 def mermaid_text(text: str) -> str:

@@ -251,3 +251,91 @@ def test_every_svg_id_is_unique_in_a_booklet() -> None:
     assert ids and len(ids) == len(set(ids)), sorted({i for i in ids if ids.count(i) > 1})[:5]
     for ref in re.findall(r"url\(#([^)]+)\)", html):
         assert ref in ids
+
+
+# One per vector of issue 19 item 9: what a stranger's ruleset can put in front of a reader.
+CONTROL_VECTORS = {
+    "clear screen": "\x1b[2J\x1b[H",
+    "window title": "\x1b]0;pwned\x07",
+    "hyperlink": "\x1b]8;;http://evil.example/\x1b\\click\x1b]8;;\x1b\\",
+    "charset switch": "\x0e\x1b(0",
+    "C1 control": "\x9b31m",
+    "right-to-left override": "\u202eevil\u202c",
+    "right-to-left isolate": "\u2067\u2066x\u2069",
+    "arabic letter mark": "\u061c",
+}
+
+
+@pytest.fixture
+def controlled(tmp_path: Path) -> Path:
+    """The house ruleset with every vector in its title and in a question the flowchart shows."""
+    folder = tmp_path / "controlled"
+    shutil.copytree(HOUSE, folder)
+    payload = "".join(CONTROL_VECTORS.values())
+    escaped = payload.encode("unicode_escape").decode("ascii").replace('"', '\\"')
+    meta = folder / "ruleset.yaml"
+    meta.write_text(meta.read_text().replace("title: House rules for the command-line tests",
+                                             f'title: "Rules {escaped} end"'))
+    sit = folder / "situations" / "false-call.yaml"
+    sit.write_text(sit.read_text().replace(
+        "ask: What did the other players do before the hand was checked?",
+        f'ask: "What did they do {escaped} $$x^2$$ then?"'))
+    return folder
+
+
+@pytest.mark.parametrize("fmt", ["html", "md"])
+@pytest.mark.parametrize("sheet", ["booklet", "quick"])
+@pytest.mark.parametrize("vector", sorted(CONTROL_VECTORS))
+def test_no_terminal_control_or_bidi_override_reaches_a_handout(controlled: Path, fmt: str, sheet: str, vector: str) -> None:
+    doc = build(str(controlled), fmt, sheet)
+    assert isinstance(doc, str)
+    raw = CONTROL_VECTORS[vector]
+    assert not any(c in doc for c in raw if not c.isprintable() and c not in "\n\t"), vector
+    # shown, not lost: a judge reading the sheet can see something odd was there
+    assert "\\x1b" in doc and "\\u202e" in doc
+
+
+def test_handout_to_standard_output_carries_no_escape_sequence(cli, controlled: Path) -> None:
+    for fmt in ("md", "html"):
+        result = cli("handout", "--ruleset", str(controlled), "--format", fmt)
+        assert result.exit_code == 0, result.output
+        assert "\x1b" not in result.stdout and "\u202e" not in result.stdout and "\x07" not in result.stdout
+
+
+def test_dollars_in_a_question_cannot_turn_the_markdown_flowchart_into_mathematics(controlled: Path) -> None:
+    md = build(str(controlled), "md")
+    charts = re.findall(r"```mermaid\n(.*?)```", md, flags=re.S)
+    assert charts and all("$" not in chart for chart in charts)
+    assert "#36;#36;x^2#36;#36;" in "".join(charts)  # Mermaid's entity for '$': still readable
+    outside = re.sub(r"```mermaid\n.*?```", "", md, flags=re.S)
+    assert "$$" not in outside.replace("\\$", "")
+
+
+def _chain(root: Path, questions: int, choices: int) -> Path:
+    """A ruleset `check` passes whose one situation asks `questions` questions in a row."""
+    (root / "situations").mkdir(parents=True)
+    (root / "ruleset.yaml").write_text("id: big\ntitle: Big\nversion: '1'\nsources:\n  BOOK:\n    title: The book\n")
+    lines = ["id: chain", "title: Chain", "phase: play", "summary: Long.", "facts:"]
+    for i in range(questions):
+        lines += [f"  q{i}:", "    type: choice", f"    ask: Question {i}?", "    choices:"]
+        lines += [f"      c{k}: Choice {k}" for k in range(choices)]
+    lines += ["start: n0", "nodes:"]
+    for i in range(questions):
+        nxt = f"n{i + 1}" if i + 1 < questions else "end"
+        lines += [f"  n{i}:", f"    ask: q{i}", "    when:"] + [f"      c{k}: {nxt}" for k in range(choices)]
+    lines += ["  end:", "    ruling:", "      id: B-1", "      says: Done.", "      game: continues", "      cite: 'BOOK: p. 1'"]
+    (root / "situations" / "chain.yaml").write_text("\n".join(lines) + "\n")
+    return root
+
+
+@pytest.mark.parametrize("questions,choices,says", [
+    (7, 10, "more than 2,000 ways through it"),  # 10^7 rows: exhausted memory before
+    (1_200, 2, "has 1,200 questions"),  # a RecursionError before
+])
+def test_a_handout_too_large_to_print_is_one_line(cli, tmp_path: Path, questions: int, choices: int, says: str) -> None:
+    folder = _chain(tmp_path / "big", questions, choices)
+    for sheet in ("booklet", "quick"):
+        result = cli("handout", "--ruleset", str(folder), "--format", "md", "--sheet", sheet)
+        assert result.exit_code == 2, result.output
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and says in lines[0] and "split it with goto" in lines[0]

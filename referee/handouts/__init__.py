@@ -47,6 +47,10 @@ def build(
     if paper.lower() not in PAPERS:
         raise UsageError(f"unknown paper '{paper}'; choose {', '.join(PAPERS)}")
     rs = ruleset if isinstance(ruleset, Ruleset) else load_strict(ruleset)
+    from .content import printable
+
+    for sid in rs.situations:
+        printable(rs, sid)
     if sheet == "diff":
         base = base if base is not None else rs.meta.extends
         if base is None:

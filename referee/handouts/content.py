@@ -15,7 +15,7 @@ from typing import Any
 from .. import model as m
 from ..engine import details
 from ..outcome import Outcome
-from ..errors import RefereeError
+from ..errors import RefereeError, UsageError
 from ..loader import Ruleset, data_dir
 from ..render import GAME_TEXT
 from ..scenarios import Scenario, compare, facts_of, load_file, run
@@ -110,12 +110,31 @@ def _party(rs: Ruleset, sid: str, p: Any) -> str:
     return p.label
 
 
+# A printed decision table is for reading: past these a situation cannot be printed usefully, and
+# a stranger's tree of seven chained ten-way questions (10^7 rows) would exhaust memory first.
+MAX_ROWS = 2_000
+MAX_QUESTIONS = 200  # also keeps the walks below (and the flowchart's) clear of Python's recursion limit
+
+
+def printable(rs: Ruleset, sid: str) -> None:
+    """Refuse, in one line, a situation too large for a handout (before any work is spent on it)."""
+    sit = rs.situations[sid]
+    asked = sum(isinstance(n, m.QuestionNode) for n in sit.nodes.values())
+    if asked > MAX_QUESTIONS:
+        raise UsageError(f"situation '{sid}' has {asked:,} questions; a handout prints at most "
+                         f"{MAX_QUESTIONS} in one situation: split it with goto")
+
+
 def _paths(rs: Ruleset, sid: str) -> list[tuple[dict[str, Any], str | m.Goto]]:
     """Every way through one situation's own tree: the answers and the ruling node or goto reached."""
+    printable(rs, sid)
     sit = rs.situations[sid]
     out: list[tuple[dict[str, Any], str | m.Goto]] = []
 
     def go(target: m.Target, answers: dict[str, Any], depth: int) -> None:
+        if len(out) >= MAX_ROWS:
+            raise UsageError(f"situation '{sid}' has more than {MAX_ROWS:,} ways through it; a handout's "
+                             "decision table cannot print them: split it with goto")
         if isinstance(target, m.Goto) or depth > len(sit.nodes):
             out.append((answers, target))
             return

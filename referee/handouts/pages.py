@@ -13,10 +13,12 @@ from markupsafe import Markup
 from .. import __version__
 from ..loader import Ruleset
 from ..render import GAME_TEXT, tree_graph
+from ..safe import controls
 from . import content, flowchart, paytable, sheets
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]{}<>|#!~])")
+# `$` too: GitHub and many viewers render `$...$` and `$$...$$` as mathematics.
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]{}<>|#!~$])")
 
 
 class Raw(str):
@@ -67,7 +69,10 @@ def anchor(heading: str) -> Raw:
 
 
 def _render(name: str, fmt: str, **data: Any) -> str:
-    text = _env(fmt).get_template(f"{name}.{fmt}").render(**data)
+    # A ruleset is a stranger's text: escape sequences would repaint a terminal the handout is
+    # printed to, and bidi overrides would reorder a ruling in every format (the PDF is printed
+    # from this HTML). Our templates hold no such characters, so the whole page can be cleaned.
+    text = controls(_env(fmt).get_template(f"{name}.{fmt}").render(**data))
     if fmt == "md":
         text = re.sub(r"\n{3,}", "\n\n", text)
     return text
