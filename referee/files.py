@@ -51,7 +51,16 @@ def decode(raw: bytes, path: Path | str) -> str:
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise LoadError([Problem(Place(str(path)), f"cannot read: not UTF-8 text (byte {exc.start})")]) from None
+        before = raw[: exc.start].decode("utf-8", "replace")
+        line, col = place_of(before, len(before))
+        raise LoadError([Problem(Place(str(path), line, col),
+                                 f"not UTF-8 text (byte {exc.start}: 0x{raw[exc.start]:02x}); save the file as UTF-8")]) from None
+
+
+def place_of(text: str, offset: int) -> tuple[int, int]:
+    """1-based line and column of a character offset in text."""
+    line = text.count("\n", 0, offset)
+    return line + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
 
 
 class Document:

@@ -13,7 +13,7 @@ from typing import Any
 import yaml
 
 from .errors import LoadError, Place, Problem
-from .files import MAX_BYTES, Document, Loc, decode, read_bytes  # noqa: F401  (re-exported for callers)
+from .files import MAX_BYTES, Document, Loc, decode, place_of, read_bytes  # noqa: F401  (re-exported for callers)
 
 
 try:  # libyaml's parser is several times faster; the composer below is ours either way
@@ -220,6 +220,12 @@ def _compose(text: str, path: str) -> yaml.Node | None:
         mark = exc.problem_mark or exc.context_mark
         place = Place(path, mark.line + 1, mark.column + 1) if mark else Place(path)
         raise LoadError([Problem(place, f"invalid YAML: {exc.problem or exc.context}")]) from None
+    except yaml.reader.ReaderError as exc:
+        # A character YAML refuses (a raw control byte): PyYAML gives only an offset, and its
+        # message would print the character itself; name the place and show the code instead.
+        line, col = place_of(text, exc.position)
+        raise LoadError([Problem(Place(path, line, col),
+                                 f"a control character (U+{exc.character:04X}) is not allowed in YAML")]) from None
     except yaml.YAMLError as exc:
         raise LoadError([Problem(Place(path), f"invalid YAML: {exc}")]) from None
     except RecursionError:  # libyaml's composer recurses once per level of nesting

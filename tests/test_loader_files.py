@@ -139,3 +139,20 @@ def test_a_syntax_error_in_a_long_text_keeps_its_own_place() -> None:
     with pytest.raises(LoadError) as exc:
         parse(text, "bad.yaml")
     assert str(exc.value).startswith("bad.yaml:3:") and "invalid YAML" in str(exc.value)
+
+
+@pytest.mark.parametrize("raw,where,says", [
+    (b"id: x\ntitle: \xff\xfe bad\n", "2:8", "not UTF-8 text (byte 13: 0xff)"),
+    (b"id: x\nsummary: caf\xc3", "2:13", "not UTF-8 text"),
+    (b"id: x\ntitle: a\x01b\n", "2:9", "control character (U+0001)"),
+    (b"id: x\ntitle: ok\n  # \x1b[2J clear\n", "3:5", "control character (U+001B)"),
+    (b"\x7fid: x\n", "1:1", "control character (U+007F)"),
+])
+def test_bytes_yaml_cannot_read_are_placed_at_line_and_column(tmp_path: Path, raw: bytes, where: str, says: str) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_bytes(raw)
+    with pytest.raises(LoadError) as exc:
+        read(bad)
+    message = str(exc.value)
+    assert message.startswith(f"{bad}:{where}: ") and says in message
+    assert "\x1b" not in message and "\x01" not in message
