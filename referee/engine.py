@@ -16,6 +16,10 @@ from .outcome import PLACEHOLDER, SCORING_NUMBERS, Carry, Outcome, Step, build_o
 
 MAX_STEPS = 500  # far beyond any real tree; guards a cycle the lint would have reported
 UNKNOWN = None  # a detail fact the judge chose to leave open: amounts stay symbolic
+# Details a ruling can still state while open: "the picker pays 4 x the hand value". A yes/no
+# detail (jokerless, Singles and Pairs) cannot be: left open it would be read as "no" and change
+# the amounts unseen, so it must be answered.
+SYMBOLIC = ("seat", "seats", "number")
 
 
 @dataclass(frozen=True)
@@ -238,7 +242,7 @@ def advance(rs: Ruleset, sid: str, facts: dict[str, Any], players: dict[str, str
         raise UsageError(clashes[0][1])
     for name, definition in leaf.needed:
         if name not in facts:
-            return Question(name, definition, cur, None, optional=True)
+            return Question(name, definition, cur, None, optional=definition.type in SYMBOLIC)
     used = _used(leaf.ruling, reached.path, leaf.needed, reached.carry)
     outcome = build_outcome(rs, sid, cur, reached.node, leaf.ruling, reached.path, facts, players or {}, reached.carry, used)
     outcome.before = [

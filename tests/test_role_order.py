@@ -27,3 +27,18 @@ def test_house_rewording_discarder_first_still_asks_winner_first() -> None:
 def test_a_situations_own_seats_keep_their_place() -> None:
     # the throwers named in the ruling's text come before the declarer, as before
     assert _asked("nmjl", "mahjong-in-error", {"others_acted": "two"})[:2] == ["exposers", "declarer"]
+
+
+def test_a_yes_no_detail_that_changes_the_amounts_must_be_answered(cli) -> None:  # type: ignore[no-untyped-def]
+    # issue 17: with jokerless=yes, Singles and Pairs decides whether the double applies; under
+    # --no-input it was read as "no" and the double applied unseen
+    args = ["rule", "obvious-hand-discard", "-a", "mahjong_valid=yes", "-s", "winner=South", "-s", "discarder=East",
+            "-a", "hand_value=25", "-a", "jokerless=yes", "--no-input"]
+    r = cli(*args)
+    assert r.exit_code == 2 and "singles_and_pairs" in r.output, r.output
+    assert cli(*args, "-a", "singles_and_pairs=no").exit_code == 0
+
+
+def test_a_seat_or_a_hand_value_may_still_be_left_open() -> None:
+    q = advance(load_strict("nmjl"), "wrong-end", {"several_wrong_end": "no", "wrong_end_discard_mj": "no"})
+    assert isinstance(q, Question) and q.definition.type == "seat" and q.optional

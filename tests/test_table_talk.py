@@ -8,7 +8,7 @@ import re
 
 def test_a_named_seat_takes_the_possessive_on_the_seat(cli) -> None:
     r = cli("rule", "--ruleset", "tournament", "misnamed-discard", "-a", "misnamed_claimed_for=mahjong",
-            "-a", "mahjong_with=named", "-s", "misnamer=South", "-s", "caller=North", "-a", "hand_value=25",
+            "-a", "mahjong_with=named", "-s", "misnamer=South", "-s", "caller=North", "-a", "hand_value=25", "-a", "jokerless=no",
             "-p", "North=Ann", "--no-input")
     assert r.exit_code == 0, r.output
     assert "North's (Ann's) Mah Jongg" in r.output
