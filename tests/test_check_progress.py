@@ -6,6 +6,8 @@ import pty
 import subprocess
 import sys
 
+from clirun import drain
+
 
 def _run(stderr_tty: bool) -> tuple[int, str]:
     main, child = pty.openpty()
@@ -13,17 +15,8 @@ def _run(stderr_tty: bool) -> tuple[int, str]:
     p = subprocess.run([sys.executable, "-m", "referee", "check", "nmjl"], stdout=subprocess.PIPE,
                        stderr=child if stderr_tty else subprocess.PIPE, stdin=subprocess.DEVNULL, env=env, timeout=300)
     os.close(child)
-    chunks = []
-    while stderr_tty:
-        try:
-            data = os.read(main, 65536)
-        except OSError:
-            break
-        if not data:
-            break
-        chunks.append(data)
-    os.close(main)
-    return p.returncode, b"".join(chunks).decode() if stderr_tty else p.stderr.decode()
+    text = drain(main)
+    return p.returncode, text if stderr_tty else p.stderr.decode()
 
 
 def test_check_shows_progress_on_a_terminal_only() -> None:

@@ -16,6 +16,8 @@ from referee.cli import app
 from referee.scenarios import replay as run_scenario
 from referee.store.db import SCHEMA_VERSION
 
+from clirun import Run
+
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
 HOUSE = TESTS / "rulesets" / "house"
@@ -23,17 +25,6 @@ HOUSE = TESTS / "rulesets" / "house"
 DEAD = ["picked-wrong-end", "-a", "discard_claimed=no", "-s", "picker=West", "--no-input"]
 PAYS = ["picked-wrong-end", "-a", "discard_claimed=yes", "-a", "mahjong_valid=yes", "-s", "picker=West",
         "-s", "winner=East", "-a", "hand_value=25", "--no-input"]
-
-
-class Run:
-    def __init__(self, result: Any) -> None:
-        if result.exception is not None and not isinstance(result.exception, SystemExit):
-            raise result.exception
-        assert "Traceback" not in result.output, result.output
-        self.code, self.stdout, self.stderr = result.exit_code, result.stdout, result.stderr
-
-    def json(self) -> Any:
-        return json.loads(self.stdout)
 
 
 def cli(*args: str | Path) -> Run:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from clirun import drain
 from test_log import DEAD, PAYS, ROOT, cli, records, rule
 
 PLAIN_MAHJONG = ["valid-mahjong", "-a", "mahjong_valid=yes", "-a", "jokerless=no", "-a", "win_how=discard",
@@ -98,17 +99,7 @@ def test_list_at_a_terminal_shows_the_newest_screenful_by_default(db: Path) -> N
     p = subprocess.run([sys.executable, "-m", "referee", "log", "list", "--db", str(db)], stdout=child,
                        stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, env=env, timeout=120)
     os.close(child)
-    chunks = []
-    while True:
-        try:
-            data = os.read(main, 65536)
-        except OSError:
-            break
-        if not data:
-            break
-        chunks.append(data)
-    os.close(main)
-    text = b"".join(chunks).decode()
+    text = drain(main)
     assert p.returncode == 0, p.stderr
     assert "table 24" in text and "table 4 " not in text and "table 5" in text  # the newest 20
     assert "20 of 25" in text

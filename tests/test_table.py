@@ -4,23 +4,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
 from referee.cli import app
 
+from clirun import Run
+
 ROOT = Path(__file__).resolve().parent.parent
 JEB2 = ROOT / "scenarios" / "nmjl" / "joker-exchange-before-turn" / "flower-for-joker-before-turn.yaml"
-
-
-class Run:
-    def __init__(self, result: Any) -> None:
-        if result.exception is not None and not isinstance(result.exception, SystemExit):
-            raise result.exception
-        assert "Traceback" not in result.output, result.output
-        self.code, self.stdout, self.stderr = result.exit_code, result.stdout, result.stderr
 
 
 def cli(*args: str | Path, columns: int = 100) -> Run:
