@@ -182,7 +182,7 @@ def _too_deep(text: str, path: str) -> Place | None:
     except yaml.MarkedYAMLError as exc:
         if _refused_as_too_deep(exc):
             return _deep_place(text, path, exc)
-        return None  # an ordinary syntax error: the composer reports it with its place
+        raise  # an ordinary syntax error, reported by _compose with its place (not parsed twice)
 
 
 def _refused_as_too_deep(exc: yaml.MarkedYAMLError) -> bool:
