@@ -72,6 +72,10 @@ def _private_log(_log_dirs, monkeypatch):
     here = root / str(next(counter))
     here.mkdir()
     monkeypatch.setenv("REFEREE_DB", str(here / "rulings.db"))
+    # A PostgreSQL log keeps its event settings in the application folder, not beside a file:
+    # without this, every pg test left one file in the developer's ~/.local/share/referee.
+    monkeypatch.setenv("XDG_DATA_HOME", str(here / "data"))
+    monkeypatch.setenv("APPDATA", str(here / "data"))
 
 
 @pytest.fixture(scope="session")

@@ -1,12 +1,13 @@
 """The store's core, without the command line: when to log, ids, times."""
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
 
 from referee.errors import UsageError
-from referee.store.context import EventConfig, app_dir, db_path, log_context, write_event
+from referee.store.context import DbUrl, EventConfig, app_dir, db_path, event_file, log_context, write_event
 from referee.store.record import new_id
 from referee.store.rulings import since_utc
 
@@ -48,6 +49,13 @@ def test_default_log_is_in_the_application_folder(monkeypatch) -> None:
     monkeypatch.delenv("REFEREE_DB")
     assert db_path() == app_dir() / "rulings.db"
     assert app_dir().name == "referee"
+
+
+@pytest.mark.skipif(sys.platform == "darwin", reason="macOS has no XDG folder to redirect")
+def test_no_test_writes_into_the_developers_application_folder() -> None:
+    # A PostgreSQL log's event settings live in app_dir()/events: the fixtures must move it.
+    assert not app_dir().is_relative_to(Path.home() / ".local" / "share")
+    assert event_file(DbUrl.parse("postgresql://u@h/db")).is_relative_to(app_dir())
 
 
 def test_ids_sort_by_time_and_do_not_clash() -> None:
