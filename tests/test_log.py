@@ -186,7 +186,7 @@ def test_log_event_says_what_rule_will_do(db: Path, monkeypatch) -> None:
     shown = cli("log", "event", "--judge", "Ann").stdout  # a judge without an event records nothing
     assert shown.startswith("No event configured") and "Ann" in shown
     cli("rule", *DEAD, "--ruleset", HOUSE)
-    assert not db.exists()
+    assert records(db) == []  # the log was started by the first 'log event', but nothing recorded
 
 
 def _ruled_under(db: Path, *args: str | Path) -> str:
@@ -512,6 +512,15 @@ def test_reading_a_missing_log_does_not_create_one(tmp_path: Path) -> None:
     r = cli("log", "list", "--db", typo)
     assert r.code == 1 and "no rulings log at" in r.stderr
     assert not typo.exists()
+
+
+def test_naming_the_event_starts_the_log_so_listing_it_is_an_empty_list(db: Path) -> None:
+    assert cli("log", "event", "Spring Open", "--db", db).code == 0
+    assert db.exists()  # the error for a missing log says 'log event NAME' starts one: it does
+    for command in (("log", "list"), ("log", "players")):
+        r = cli(*command, "--db", db)
+        assert r.code == 0 and r.stderr == "" and "No" in r.stdout, (command, r.stdout, r.stderr)
+    assert cli("log", "list", "--json", "--db", db).json() == []
 
 
 def test_replay_names_a_question_the_rules_now_ask(db: Path, tmp_path: Path) -> None:

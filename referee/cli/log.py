@@ -149,6 +149,10 @@ def event_(
             return
         out.print("Kept for when an event is named:")
     else:
+        # the log starts here, not at the first ruling: 'log list' then shows an empty log, and
+        # a folder the judge may not write is found at set-up rather than at the table
+        with _open(db, create=True):
+            pass
         kept = event_file(path)  # beside a file; a database's in the application folder, named in full
         out.print(f"Rulings are recorded in {safe(str(path))} (settings in {safe(kept.name if isinstance(path, Path) else str(kept))}):")
     for key, value in asdict(config).items():
