@@ -12,7 +12,8 @@ one, ships with referee: the League's card is copyrighted, so judges enter their
 (cards/template.yaml shows how).
 
 Modules: tiles (tile kinds and hand notation), notation (reading a card file), expand (a line's
-concrete targets), index (packed bounds and bitsets), verify, dead, lint, store, answer.
+concrete targets; a cold load only), packed (count vectors in one int), index (the targets as
+columns, and bitsets), verify, dead, lint, store (the cache of plain data), answer.
 """
 from __future__ import annotations
 

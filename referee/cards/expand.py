@@ -10,11 +10,12 @@ import itertools
 from typing import Any, Iterator
 
 from .notation import Block, Line
-from .tiles import COPIES, JOKERS, SUIT_DRAGON, SUITS, WHITE, WINDS, DRAGONS, suited
+from .packed import BITS, COPIES_PACKED, fits_under, over, total
+from .tiles import JOKERS, SUIT_DRAGON, SUITS, WHITE, WINDS, DRAGONS, suited
 
 Group = tuple[int, int, bool]  # tile, size, may hold jokers
-# (groups sorted, blocks in printed order as (tiles, jokerable), binding in words)
-RawTarget = tuple[tuple[Group, ...], tuple[tuple[tuple[int, ...], bool], ...], str]
+# (groups sorted, blocks in printed order as (tiles, jokerable), binding in words, packed L, packed U)
+RawTarget = tuple[tuple[Group, ...], tuple[tuple[tuple[int, ...], bool], ...], str, int, int]
 
 
 def _suit_bindings(line: Line) -> list[dict[str, int]]:
@@ -87,69 +88,94 @@ def _describe(sigma: dict[str, int], nu: dict[str, int]) -> str:
 
 
 def buildable(groups: tuple[Group, ...]) -> bool:
-    lower: dict[int, int] = {}
-    upper: dict[int, int] = {}
+    L, U = bounds(groups)
+    return _buildable(L, U)
+
+
+def bounds(groups: tuple[Group, ...] | list[Group]) -> tuple[int, int]:
+    """Packed (L, U) of a multiset of groups: places that must be natural, and all places."""
+    L = U = 0
     for t, size, jok in groups:
-        upper[t] = upper.get(t, 0) + size
+        U += size << (BITS * t)
         if not jok:
-            lower[t] = lower.get(t, 0) + size
-    if any(n > COPIES[t] for t, n in lower.items()):
+            L += size << (BITS * t)
+    return L, U
+
+
+def _buildable(L: int, U: int) -> bool:
+    """No more naturals of a tile than the set holds, and at most 8 jokers for the rest."""
+    if not fits_under(L, COPIES_PACKED):
         return False
-    return sum(n - COPIES[t] for t, n in upper.items() if n > COPIES[t]) <= JOKERS
+    beyond = over(U, COPIES_PACKED)
+    return not beyond or total(beyond) <= JOKERS
+
+
+Resolved = tuple[tuple[tuple[int, ...], bool], list[Group], int, int]  # (tiles, jokerable), groups, L, U
 
 
 class _Resolver:
-    """One block's tiles and groups for a binding, remembered by the part of the binding it reads
-    (a year block reads only its suit; a wind kong reads nothing), so each is built once."""
+    """One block's tiles, groups and packed bounds for a binding, remembered by the part of the
+    binding it reads (a year block reads only its suit; a wind kong reads nothing), so each is
+    built once."""
 
     def __init__(self, block: Block) -> None:
         self.block = block
-        self.reads_suits = any(a[2] is not None for a in block.atoms)
-        self.reads_vars = any(a[0] == "var" for a in block.atoms)
+        self.suits = tuple(sorted({a[2] for a in block.atoms if a[2] is not None}))
+        self.vars = tuple(sorted({a[1] for a in block.atoms if a[0] == "var"}))
         self.shifts = any(a[0] == "num" for a in block.atoms)
-        self.memo: dict[tuple[object, ...], tuple[tuple[int, ...], bool, list[Group]]] = {}
+        self.choices = _choices(block)
+        self.memo: dict[tuple[object, ...], list[Resolved]] = {}
 
-    def __call__(self, sigma: dict[str, int], s_key: int, k: int, nu: dict[str, int], n_key: int,
-                 pick: int | None) -> tuple[tuple[int, ...], bool, list[Group]]:
-        key = (s_key if self.reads_suits else 0, k if self.shifts else 0, n_key if self.reads_vars else 0, pick)
+    def __call__(self, sigma: dict[str, int], k: int, nu: dict[str, int]) -> list[Resolved]:
+        """The block resolved for each of its picks (one unless it is an 'any wind/dragon' group)."""
+        key = (tuple([sigma[n] for n in self.suits]) if self.suits else (),
+               k if self.shifts else 0, tuple([nu[v] for v in self.vars]) if self.vars else ())
         hit = self.memo.get(key)
         if hit is None:
             b = self.block
-            tiles = tuple(_tile(a, sigma, k, nu, pick) for a in b.atoms)
-            if b.uniform:
-                jok = len(tiles) >= 3 and not b.bang
-                hit = (tiles, jok, [(tiles[0], len(tiles), jok)])
-            else:
-                hit = (tiles, False, [(t, 1, False) for t in tiles])
+            hit = []
+            for pick in self.choices:
+                tiles = tuple(_tile(a, sigma, k, nu, pick) for a in b.atoms)
+                if b.uniform:
+                    jok = len(tiles) >= 3 and not b.bang
+                    groups = [(tiles[0], len(tiles), jok)]
+                else:
+                    jok, groups = False, [(t, 1, False) for t in tiles]
+                L, U = bounds(groups)
+                hit.append(((tiles, jok), groups, L, U))
             self.memo[key] = hit
         return hit
 
 
 def raw_targets(line: Line) -> Iterator[RawTarget]:
-    """Every buildable concrete target of `line`, each multiset of groups once."""
+    """Every buildable concrete target of `line`, each multiset of groups once, with its packed
+    bounds worked out along the way."""
     seen: set[tuple[Group, ...]] = set()
-    nus = list(enumerate(_var_bindings(line)))
-    sigmas = list(enumerate(_suit_bindings(line)))
+    nus = _var_bindings(line)
+    sigmas = _suit_bindings(line)
+    nu_words = [_describe({}, nu) for nu in nus]
+    sigma_words = [_describe(sigma, {}) for sigma in sigmas]
     resolvers = {id(b): _Resolver(b) for tok in line.tokens for b in tok}
-    for alt in itertools.product(*line.tokens):
-        picks = list(itertools.product(*(_choices(b) for b in alt)))
+    product = itertools.product
+    for alt in product(*line.tokens):
         parts = [resolvers[id(b)] for b in alt]
-        for s_key, sigma in sigmas:
+        for sigma, s_words in zip(sigmas, sigma_words):
             for k in line.shift:
-                for n_key, nu in nus:
-                    words = None
-                    for chosen in picks:
-                        blocks = []
+                fixed = [None if resolve.vars else resolve(sigma, k, {}) for resolve in parts]  # the same for every nu
+                for nu, n_words in zip(nus, nu_words):
+                    options = [done if done is not None else resolve(sigma, k, nu) for done, resolve in zip(fixed, parts)]
+                    for chosen in product(*options):
                         groups: list[Group] = []
-                        for resolve, pick in zip(parts, chosen):
-                            tiles, jok, gs = resolve(sigma, s_key, k, nu, n_key, pick)
+                        L = U = 0
+                        for _, gs, l, u in chosen:
                             groups += gs
-                            blocks.append((tiles, jok))
+                            L += l
+                            U += u
                         groups.sort()
                         key = tuple(groups)
                         if key in seen:
                             continue
                         seen.add(key)
-                        if buildable(key):
-                            words = words or _describe(sigma, nu)
-                            yield key, tuple(blocks), words
+                        if _buildable(L, U):
+                            words = f"{s_words}, {n_words}" if s_words and n_words else s_words or n_words
+                            yield key, tuple([c[0] for c in chosen]), words, L, U

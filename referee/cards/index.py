@@ -8,43 +8,17 @@ compares in two subtractions.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .expand import Group, RawTarget
 from .notation import Card, Line
-from .tiles import COPIES, KINDS
+from .packed import BITS, COPIES_PACKED, GUARD, LOW, PLANES, fits_under, over, pack, total, unpack
+from .tiles import KINDS
 
-BITS = 5
-GUARD = sum(16 << (BITS * t) for t in range(KINDS))
-LOW = sum(1 << (BITS * t) for t in range(KINDS))  # bit 0 of every field
-PLANES = tuple(LOW << k for k in range(4))  # bit k of every field
-COPIES_PACKED = sum(n << (BITS * t) for t, n in enumerate(COPIES))
+__all__ = ["BITS", "COPIES_PACKED", "GUARD", "LOW", "PLANES", "CardIndex", "Target", "fits_under", "over", "pack", "total",
+           "unpack"]
 
-
-def pack(c: list[int] | tuple[int, ...]) -> int:
-    return sum(n << (BITS * t) for t, n in enumerate(c) if n)
-
-
-def fits_under(a: int, b: int) -> bool:
-    """a[t] <= b[t] for every kind."""
-    return ((b | GUARD) - a) & GUARD == GUARD
-
-
-def over(a: int, b: int) -> int:
-    """Packed max(0, a[t] - b[t])."""
-    d = (a | GUARD) - b
-    keep = (d & GUARD) >> 4
-    return d & (keep * 15)
-
-
-def total(x: int) -> int:
-    """The sum of a packed vector's fields."""
-    return sum((x & p).bit_count() << k for k, p in enumerate(PLANES))
-
-
-def unpack(x: int) -> list[int]:
-    mask = (1 << BITS) - 1
-    return [x >> (BITS * t) & mask for t in range(KINDS)]
+if TYPE_CHECKING:  # expanding a card is for a cold load only: a cached one never imports it
+    from .expand import Group, RawTarget
 
 
 class Target:
@@ -112,59 +86,95 @@ class Target:
 
 class CardIndex:
     """Targets of a card, with per-kind bitsets (which targets use a tile kind at all), the
-    targets an exposed hand may make, and the targets holding a given 3+ group."""
+    targets an exposed hand may make, and the targets holding a given 3+ group.
 
-    def __init__(self, card: Card, targets: list[Target], state: tuple[Any, ...] | None = None) -> None:
+    The targets are kept as plain columns (line, groups, blocks, binding, L, U), the form the
+    cache stores; a Target object is made only when a search reaches it."""
+
+    def __init__(self, card: Card, columns: tuple[Any, ...], state: tuple[Any, ...] | None = None) -> None:
         self.card = card
-        self.targets = targets
-        self.all = (1 << len(targets)) - 1
+        self.line_of, self.groups, self.blocks, self.bindings, self.L, self.U = columns
+        self._made: list[Target | None] = [None] * len(self.L)
+        self.all = (1 << len(self.L)) - 1
         if state is None:
             state = self._state()
         has, self.exposable, self.by_group, self.by_line = state
-        self.has: list[int] = list(has)
+        self.has: list[int] = list(has) + [self.all]  # the joker: every target may hold one
 
     @classmethod
     def build(cls, card: Card, raw: list[list[RawTarget]]) -> "CardIndex":
-        targets: list[Target] = []
-        for line, found in zip(card.lines, raw):
-            for groups, blocks, binding in found:
-                targets.append(Target(len(targets), line, groups, blocks, binding))
-        return cls(card, targets)
+        """From lint's targets per line (groups, blocks, binding, L, U)."""
+        columns: tuple[list[Any], ...] = ([], [], [], [], [], [])
+        line_of, groups, blocks, bindings, Ls, Us = columns
+        for number, found in enumerate(raw):
+            for g, b, words, L, U in found:
+                line_of.append(number)
+                groups.append(g)
+                blocks.append(b)
+                bindings.append(words)
+                Ls.append(L)
+                Us.append(U)
+        return cls(card, columns)
 
     def _state(self) -> tuple[Any, ...]:
-        has = [0] * KINDS
-        exposable = 0
-        by_group: dict[tuple[int, int], int] = {}
-        by_line: dict[str, int] = {}
-        for tg in self.targets:
-            bit = 1 << tg.number
-            for t in {g[0] for g in tg.groups}:
-                has[t] |= bit
-            if not tg.line.concealed:
-                exposable |= bit
-            for key in tg.big:
-                by_group[key] = by_group.get(key, 0) | bit
-            by_line[tg.line.id] = by_line.get(tg.line.id, 0) | bit
-        return has, exposable, by_group, by_line
+        # Bitmaps are set in bytearrays and turned into ints once: OR-ing into a 1,400-bit int
+        # per target and group would make a new int each time.
+        size = (len(self.L) + 7) // 8
+        has = [bytearray(size) for _ in range(KINDS)]
+        grouped: dict[tuple[int, int], bytearray] = {}
+        spans: dict[int, list[int]] = {}
+        for i, groups in enumerate(self.groups):
+            at, bit = i >> 3, 1 << (i & 7)
+            for t, n, _ in groups:
+                has[t][at] |= bit
+                if n >= 3:
+                    row = grouped.get((t, n))
+                    if row is None:
+                        row = grouped[(t, n)] = bytearray(size)
+                    row[at] |= bit
+            span = spans.get(self.line_of[i])
+            if span is None:
+                spans[self.line_of[i]] = [i, i + 1]
+            else:
+                span[1] = i + 1
+        lines = self.card.lines
+        by_line, exposable = {}, 0
+        for number, (start, end) in spans.items():
+            bits = ((1 << (end - start)) - 1) << start  # a line's targets are numbered together
+            by_line[lines[number].id] = bits
+            if not lines[number].concealed:
+                exposable |= bits
+        return ([int.from_bytes(row, "little") for row in has], exposable,
+                {key: int.from_bytes(row, "little") for key, row in grouped.items()}, by_line)
 
     def state(self) -> tuple[Any, ...]:
-        """Everything but the card, as plain data for the cache."""
-        rows = [(tg.line.id, tg.groups, tg.blocks, tg.binding, tg.L, tg.U) for tg in self.targets]
-        return rows, (self.has, self.exposable, self.by_group, self.by_line)
+        """Everything but the card, as plain data (tuples, ints, strings) for the cache."""
+        columns = (self.line_of, self.groups, self.blocks, self.bindings, self.L, self.U)
+        return columns, (self.has[:KINDS], self.exposable, self.by_group, self.by_line)
 
     @classmethod
     def from_state(cls, card: Card, state: tuple[Any, ...]) -> "CardIndex":
-        rows, rest = state
-        lines = {ln.id: ln for ln in card.lines}
-        targets = [Target(i, lines[lid], groups, blocks, binding, L, U)
-                   for i, (lid, groups, blocks, binding, L, U) in enumerate(rows)]
-        return cls(card, targets, rest)
+        columns, rest = state
+        return cls(card, columns, rest)
+
+    def target(self, number: int) -> Target:
+        tg = self._made[number]
+        if tg is None:
+            tg = self._made[number] = Target(number, self.card.lines[self.line_of[number]], self.groups[number],
+                                             self.blocks[number], self.bindings[number], self.L[number], self.U[number])
+        return tg
+
+    @property
+    def targets(self) -> list[Target]:
+        """Every target, in order (made all at once: for tests and reports, not for searches)."""
+        return [self.target(i) for i in range(len(self.L))]
 
     def each(self, bits: int) -> list[Target]:
         out = []
-        targets = self.targets
+        made = self._made
         while bits:
             low = bits & -bits
-            out.append(targets[low.bit_length() - 1])
+            i = low.bit_length() - 1
+            out.append(made[i] or self.target(i))
             bits ^= low
         return out

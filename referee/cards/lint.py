@@ -24,11 +24,11 @@ def lint(card: Card, doc: object) -> tuple[list[Problem], list[Problem], list[li
         if not found and not line.broken:
             problems.append(Problem(place((*line.loc, "groups")), f"line {line.id}: no 14 tiles can make this line "
                                     "(it needs more of a tile than the set holds, or more than 8 jokers)"))
-        clash = next((owner[g] for g, _, _ in found if g in owner and owner[g] != line.id), None)
+        clash = next((owner[g] for g, *_ in found if g in owner and owner[g] != line.id), None)
         if clash:
             warnings.append(Problem(place((*line.loc, "groups")), f"warning: line {line.id} and line {clash} "
                                     "can be the very same hand; a judge cannot tell which was meant"))
-        for groups, _, _ in found:
+        for groups, *_ in found:
             owner.setdefault(groups, line.id)
         if not line.note:
             for message in _ambiguous(line):

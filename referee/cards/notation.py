@@ -85,6 +85,25 @@ class Card:
         return next((ln for ln in self.lines if ln.id == lid), None)
 
 
+def card_state(card: Card) -> tuple[Any, ...]:
+    """A clean card as plain data (tuples, lists, dicts, strings, ints) for the cache."""
+    lines = [(ln.id, ln.section, ln.value, ln.concealed, ln.jokerless_bonus, ln.groups,
+              [[(b.atoms, b.bang, b.text, b.col) for b in tok] for tok in ln.tokens],
+              ln.note, ln.display, ln.shift, ln.vars, ln.constraints, ln.suits, ln.distinct_vars, ln.loc)
+             for ln in card.lines]
+    return card.id, card.title, card.sections, card.values, lines
+
+
+def card_from_state(state: tuple[Any, ...], path: str) -> Card:
+    """The card `card_state` wrote, as read from `path`."""
+    cid, title, sections, values, rows = state
+    lines = [Line(lid, section, value, concealed, bonus, groups, [tuple(Block(*b) for b in tok) for tok in tokens],
+                  note, display, shift, vars_, constraints, suits, distinct, loc)
+             for (lid, section, value, concealed, bonus, groups, tokens, note, display, shift, vars_, constraints,
+                  suits, distinct, loc) in rows]
+    return Card(cid, title, path, lines, sections, values)
+
+
 class _Reader:
     def __init__(self, doc: Any) -> None:
         self.doc = doc

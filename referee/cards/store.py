@@ -1,22 +1,27 @@
 """Finding a card (`practice`, or the path of a card file) and keeping it ready between runs.
 
 A card that checks clean is kept in the cache folder under the digest of its bytes, as plain
-data (the YAML's values and the expanded targets: no classes, read back through the cache's
-allow-list), so `referee hand verify` does not parse and expand the card each time.
+data only (the card's lines and the targets' columns: tuples, ints and strings, read back by an
+unpickler that refuses every class), so `referee hand verify` neither parses nor expands the
+card each time, and does not import the ruleset model to find the cache folder.
 """
 from __future__ import annotations
 
+import gc
 import hashlib
 import pickle
+import sys
 from pathlib import Path
 from typing import Any
 
 from ..errors import LoadError, UsageError
 from .index import CardIndex
-from .notation import Card, read_card
+from .notation import Card, card_from_state, card_state, read_card
 
 _MEMORY: dict[tuple[str, str], CardIndex] = {}
-_SHAPING = ("notation.py", "expand.py", "index.py", "store.py")
+# The modules whose change alters what an entry holds: an entry written by other code is a miss.
+_SHAPING = ("tiles.py", "notation.py", "expand.py", "packed.py", "index.py", "store.py")
+_stamp: str | None = None
 
 
 def shipped() -> dict[str, Path]:
@@ -45,13 +50,13 @@ def locate(name: str) -> Path:
     raise UsageError(f"unknown card '{text}'; shipped cards: {ids} (or give the path of a card file)")
 
 
-def check(path: Path) -> tuple[Card, list[Any], list[Any], list[Any]]:
+def check(path: Path, raw_bytes: bytes | None = None) -> tuple[Card, list[Any], list[Any], list[Any]]:
     """(card, errors, warnings, targets per line) of one card file, for `referee card check`."""
     from ..files import decode, read_bytes
     from ..yamlload import parse
     from .lint import lint
 
-    doc = parse(decode(read_bytes(path), path), str(path))
+    doc = parse(decode(read_bytes(path) if raw_bytes is None else raw_bytes, path), str(path))
     card = read_card(doc)
     problems, warnings, raw = lint(card, doc)
     return card, problems, warnings, raw
@@ -59,80 +64,79 @@ def check(path: Path) -> tuple[Card, list[Any], list[Any], list[Any]]:
 
 def load(name: str) -> CardIndex:
     """The card ready for matching; a card with problems is refused, its first problem placed."""
-    from ..files import decode, read_bytes
+    from ..files import read_bytes
 
     path = locate(name)
     raw_bytes = read_bytes(path)
     digest = hashlib.sha256(raw_bytes).hexdigest()
     key = (str(path.resolve()), digest)
-    if key in _MEMORY:
-        return _MEMORY[key]
-    text = decode(raw_bytes, path)
-    entry = _fetch(path, digest)
-    if entry is not None:
-        from ..files import Document
-
-        data, state = entry
-        card = read_card(Document(str(path), data, None, text))
-        if not card.problems:
-            idx = CardIndex.from_state(card, state)
-            _MEMORY[key] = idx
-            return idx
-    card, problems, _, raw = check(path)
-    if problems:
-        raise LoadError(problems)
-    idx = CardIndex.build(card, raw)
-    from ..yamlload import parse
-
-    _store(path, digest, parse(text, str(path)).data, idx)
+    idx = _MEMORY.get(key)
+    if idx is None:
+        idx = _fetch(path, digest)
+    if idx is None:
+        card, problems, _, raw = check(path, raw_bytes)
+        if problems:
+            raise LoadError(problems)
+        idx = CardIndex.build(card, raw)
+        _store(path, digest, idx)
     _MEMORY[key] = idx
     return idx
 
 
-def _stamp() -> str:
-    from .. import cache
+def _code_stamp() -> str:
+    """Which code wrote an entry: referee's version, Python's, and the modules in _SHAPING."""
+    global _stamp
+    if _stamp is None:
+        from .. import __version__
 
-    here = Path(__file__).resolve().parent
-    h = hashlib.sha256(cache.stamp().encode())
-    for name in _SHAPING:
-        h.update((here / name).read_bytes())
-    return h.hexdigest()
+        here = Path(__file__).resolve().parent
+        h = hashlib.sha256(f"{__version__}\0{sys.version}".encode())
+        for name in _SHAPING:
+            h.update((here / name).read_bytes())
+        _stamp = h.hexdigest()
+    return _stamp
 
 
 def _entry(path: Path) -> Path | None:
-    from .. import cache
+    from ..cachefiles import folder
 
-    where = cache.folder()
+    where = folder()
     if where is None:
         return None
     return where / "cards" / f"{hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:24]}.card"
 
 
-def _fetch(path: Path, digest: str) -> tuple[Any, Any] | None:
-    from .. import cache
+def _fetch(path: Path, digest: str) -> CardIndex | None:
+    from ..cachefiles import loads_plain, read_entry
 
     entry = _entry(path)
     if entry is None:
         return None
     try:
-        head, packed = cache._loads(cache.read_entry(entry) or b"")
-        if head["stamp"] != _stamp() or head["digest"] != digest or head["sum"] != cache._sum(packed):
+        head, packed = loads_plain(read_entry(entry) or b"")
+        if head["stamp"] != _code_stamp() or head["digest"] != digest or head["sum"] != hashlib.sha256(packed).hexdigest():
             return None
-        data, state = cache._loads(packed)
-        return data, state
-    except Exception:  # missing, corrupt or foreign: only a miss
+        enabled = gc.isenabled()
+        gc.disable()  # many small tuples and no cycles: a collection meanwhile only costs time
+        try:
+            card, state = loads_plain(packed)
+            return CardIndex.from_state(card_from_state(card, str(path)), state)
+        finally:
+            if enabled:
+                gc.enable()
+    except Exception:  # missing, corrupt or foreign: only a miss, and rewritten after the load
         return None
 
 
-def _store(path: Path, digest: str, data: Any, idx: CardIndex) -> None:
-    from .. import cache
+def _store(path: Path, digest: str, idx: CardIndex) -> None:
+    from ..cachefiles import write_whole
 
     entry = _entry(path)
     if entry is None:
         return
     try:
-        packed = pickle.dumps((data, idx.state()), protocol=pickle.HIGHEST_PROTOCOL)
-        head = {"stamp": _stamp(), "digest": digest, "sum": cache._sum(packed)}
-        cache.write_whole(entry, pickle.dumps((head, packed), protocol=pickle.HIGHEST_PROTOCOL))
+        packed = pickle.dumps((card_state(idx.card), idx.state()), protocol=pickle.HIGHEST_PROTOCOL)
+        head = {"stamp": _code_stamp(), "digest": digest, "sum": hashlib.sha256(packed).hexdigest()}
+        write_whole(entry, pickle.dumps((head, packed), protocol=pickle.HIGHEST_PROTOCOL))
     except (OSError, pickle.PicklingError):
         pass

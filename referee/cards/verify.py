@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..errors import UsageError
-from .index import BITS, CardIndex, Target, fits_under, over, pack, total
+from .index import BITS, GUARD, CardIndex, Target, over, pack, total
 from .tiles import (HAND_SIZE, KINDS, SUIT_LETTERS, WHITE, Exposure, check_supply, count, counts, group_text, name,
                     parse_exposure, parse_tiles, short)
 
@@ -94,10 +94,11 @@ class Verdict:
 
 
 def _candidates(idx: CardIndex, hand: Hand) -> int:
+    """Targets that use every tile kind the hand holds (and, with exposures, hold each exposed group)."""
     bits = idx.all
-    for t in range(KINDS):
-        if hand.naturals[t]:
-            bits &= idx.has[t]
+    has = idx.has  # its last entry, the joker's, is every target
+    for t in hand.tiles:
+        bits &= has[t]
     if hand.exposures:
         bits &= idx.exposable
         for e in hand.exposures:
@@ -109,19 +110,31 @@ def verify(idx: CardIndex, hand: Hand, explain: int = 3) -> Verdict:
     """Every line the hand makes (its best target each); when none, the `explain` nearest lines."""
     if len(hand.tiles) != HAND_SIZE:  # the box test alone passes a hand one joker-place short
         return Verdict(hand, [])
-    c = pack(hand.concealed)
-    exposed = hand.exposed
-    best: dict[str, Made] = {}
-    for tg in idx.each(_candidates(idx, hand)):
-        if tg.line.id in best:
-            continue
-        bounds = tg.without(exposed) if exposed else (tg.L, tg.U)
-        if bounds is None:
-            continue
-        L, U = bounds
-        if fits_under(L, c) and fits_under(c, U):
-            best[tg.line.id] = Made(tg, U, hand)
-    made = sorted(best.values(), key=lambda m: (-m.line.value, m.target.number))
+    bits = _candidates(idx, hand)
+    made: list[Made] = []
+    if bits:
+        c = pack(hand.concealed)
+        exposed = hand.exposed
+        found: set[int] = set()  # lines already made: one target each is enough
+        line_of, Ls, Us = idx.line_of, idx.L, idx.U
+        while bits:
+            low = bits & -bits
+            bits ^= low
+            i = low.bit_length() - 1
+            if line_of[i] in found:
+                continue
+            if exposed:
+                bounds = idx.target(i).without(exposed)
+                if bounds is None:
+                    continue
+                L, U = bounds
+            else:
+                L, U = Ls[i], Us[i]
+            if ((U | GUARD) - c) & GUARD == GUARD and ((c | GUARD) - L) & GUARD == GUARD:  # L <= c <= U
+                found.add(line_of[i])
+                made.append(Made(idx.target(i), U, hand))
+        if len(made) > 1:
+            made.sort(key=lambda m: (-m.target.line.value, m.target.number))
     verdict = Verdict(hand, made)
     if not made and explain:
         verdict.nearest = nearest(idx, hand, explain)

@@ -69,7 +69,7 @@ def check(
 
             for line, found in zip(card.lines, raw):
                 if found:
-                    groups, blocks, binding = found[0]
+                    groups, blocks, binding = found[0][:3]
                     out.print(f"  {safe(line.id):<4} {safe(' '.join(block_text(t) for t, _ in blocks))}  [dim]{safe(binding)}[/]")
         if not problems:
             n = sum(len(r) for r in raw)

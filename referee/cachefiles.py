@@ -1,0 +1,99 @@
+"""The cache folder and its files, for every kind of entry (rulesets, answers files, cards,
+compiled handout templates): where it is, reading an entry safely, writing one whole.
+
+Kept apart from `cache` (the ruleset entries) so a caller that stores plain data, such as the
+card store behind `referee hand verify`, does not import the ruleset model to find the folder.
+Entries of plain data (tuples, lists, dicts, ints, strings) are read back with `loads_plain`,
+which refuses any class: a planted entry can hold no code.
+"""
+from __future__ import annotations
+
+import io
+import os
+import pickle
+import stat
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+
+def folder() -> Path | None:
+    """Where entries are written, or None when the cache is off."""
+    if os.environ.get("REFEREE_NO_CACHE"):
+        return None
+    explicit = os.environ.get("REFEREE_CACHE_DIR")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "referee"
+
+
+def owned_alone(st: os.stat_result) -> bool | None:
+    """Does this user own the file, with nobody else allowed to write it? None where owners
+    cannot be told apart (no getuid, as on Windows)."""
+    uid = getattr(os, "getuid", None)
+    if uid is None:
+        return None
+    return st.st_uid == uid() and not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+
+
+def _not_foreign(st: os.stat_result) -> bool:
+    # The allow-list keeps code out of an entry, but not data of the wrong shape: an entry another
+    # user could have written is not read (where owners cannot be told apart, the folder's rights decide).
+    return owned_alone(st) is not False
+
+
+def make_private(where: Path) -> None:
+    """Make `where` and any missing folder above it readable by this user alone (mkdir's mode
+    reaches only the last folder it makes)."""
+    missing = []
+    while not where.exists():
+        missing.append(where)
+        if where.parent == where:
+            break
+        where = where.parent
+    for path in reversed(missing):
+        path.mkdir(mode=0o700, exist_ok=True)
+
+
+def read_entry(path: Path, trusted: Callable[[os.stat_result], bool] = _not_foreign) -> bytes | None:
+    """An entry's bytes; None when it is missing, unreadable, not a plain file (a FIFO planted in
+    its place would block the read for ever) or not `trusted`."""
+    try:
+        flags = os.O_RDONLY | getattr(os, "O_BINARY", 0)  # O_BINARY: Windows would translate line ends
+        fd = os.open(path, flags | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode) or not trusted(st):  # a folder: fdopen would raise 'Is a directory'
+        os.close(fd)
+        return None
+    with os.fdopen(fd, "rb") as f:
+        try:
+            return f.read()
+        except OSError:
+            return None
+
+
+def write_whole(target: Path, blob: bytes) -> None:
+    """Write `blob` to `target` so a reader sees the old content or the new, never half."""
+    make_private(target.parent)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(blob)
+        os.replace(tmp, target)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+class _PlainOnly(pickle.Unpickler):
+    def find_class(self, module: str, name: str) -> Any:
+        raise pickle.UnpicklingError(f"a plain-data cache entry may not name {module}.{name}")
+
+
+def loads_plain(blob: bytes) -> Any:
+    """Plain data from a pickle that names no class (anything else raises UnpicklingError)."""
+    return _PlainOnly(io.BytesIO(blob)).load()
