@@ -15,8 +15,8 @@ from . import EXIT_FINDING, app, err, examples, guarded, out, safe
 @guarded
 def check(paths: list[Path] = typer.Argument(None, metavar="PATHS", help="Ruleset folders, ruleset ids, scenario files or folders. Default: everything shipped.")) -> None:
     """Validate and lint rulesets and scenarios; prints path:line:col: message for each problem."""
-    from ..checks import lint
     from ..loader import available, load
+    from ..lintcache import lint
     from ..scenarios import default_paths, replay, scenario_files
     from ..targets import classify
 
