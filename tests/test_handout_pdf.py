@@ -95,6 +95,28 @@ class TestInOneBrowser:
             finally:
                 page.close()
 
+    def test_on_a_phone_no_two_answers_of_a_chart_touch_as_the_browser_draws_them(self, browser) -> None:  # type: ignore[no-untyped-def]
+        """The layout estimates glyph widths; here Chromium's own text boxes are measured at 390 px."""
+        for ruleset in ("amja", "tournament"):  # amja has the widest fans (nine answers from one question)
+            page = browser.new_page(viewport={"width": 390, "height": 800})
+            try:
+                page.set_content(build(ruleset, "html"), wait_until="load")
+                found = page.evaluate("""() => [...document.querySelectorAll('svg.flowchart')].map(svg => {
+                    const boxes = [...svg.querySelectorAll('g.answer text')].map(t => t.getBoundingClientRect());
+                    const sizes = [...svg.querySelectorAll('g.answer text')].map(t => t.getBoundingClientRect().height);
+                    let touching = [];
+                    boxes.forEach((a, i) => boxes.slice(i + 1).forEach((b, j) => {
+                        if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom)
+                            touching.push([svg.getAttribute('aria-label'), i, i + 1 + j]);
+                    }));
+                    return {touching, count: boxes.length, smallest: Math.min(...sizes, 99)};
+                })""")
+            finally:
+                page.close()
+            assert sum(f["count"] for f in found) > len(found), ruleset  # answers were measured
+            assert [t for f in found for t in f["touching"]] == [], ruleset
+            assert min(f["smallest"] for f in found) >= 11, ruleset  # a text box is at least its font's height
+
     def test_booklet_pages_are_numbered_in_the_footer_and_on_the_contents(self, browser, tournament_html: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
         from referee.handouts.pdf import destinations
 

@@ -2,7 +2,8 @@
 
 Questions are rounded boxes, rulings square boxes (a heavy border where a hand is dead), a
 goto a dashed rounded box naming the situation play continues in; every edge carries its
-answer. Layers follow the longest path from the start, an edge that skips layers bends through
+answer (answers leading to the same place share one edge), placed where it touches no box and
+no other answer. Layers follow the longest path from the start, an edge that skips layers bends through
 invisible waypoints so it never cuts across a box, and each layer is ordered by its parents'
 positions. Pure and deterministic: the same tree always gives the same bytes.
 """
@@ -20,7 +21,13 @@ LINE = 14
 PAD = 8
 GAP_X = 18
 GAP_Y = 42
-FAN = 4  # from this many answers out of one question, labels stagger on two rows over a taller gap
+FAN = 4  # from this many answers out of one question, the gap below it starts taller
+LABEL_H = 14.0  # an answer's white rectangle
+LABEL_ABOVE = 16.0  # its centre's first try: this far above the end of a segment (clear of the arrow)
+LABEL_STEP = 4.0  # then up the edge in steps of this
+LABEL_MARGIN = 2.0  # clear space kept around an answer: glyphs differ from the CHAR estimate
+MAX_GROW = 12  # a gap grows at most this many times for its answers
+STRICT_ROUNDS = 2  # of which the first ones also keep every other edge's line in sight
 WRAP = {"ask": 26, "ruling": 22, "goto": 22}
 PAGE = 660.0  # px a printed column holds at about full size; wider trees are re-wrapped narrower
 NARROWER = (1.0, 0.8, 0.65)
@@ -101,11 +108,16 @@ def _boxes(rs: Ruleset, sid: str, scale: float) -> tuple[dict[str, Box], list[Ed
             boxes[nid] = Box(nid, "ask", _wrap(fact.ask if fact else node.ask, int(WRAP["ask"] * scale)))
             for value, target in node.branches():
                 if isinstance(target, m.Goto):
-                    key = f"{nid}->{target.goto}:{value}"
-                    boxes[key] = Box(key, "goto", _goto_lines(rs, target.goto, scale))
-                    edges.append(Edge(nid, key, value))
+                    dst = f"{nid}->{target.goto}@{target.at or ''}"
+                    boxes.setdefault(dst, Box(dst, "goto", _goto_lines(rs, target.goto, scale)))
                 else:
-                    edges.append(Edge(nid, visit(target), value))
+                    dst = visit(target)
+                # answers that lead to the same place share one edge: two arrows would lie on one line
+                same = next((e for e in edges if e.src == nid and e.dst == dst), None)
+                if same is None:
+                    edges.append(Edge(nid, dst, value))
+                else:
+                    same.label += " / " + value
         return nid
 
     start = visit(sit.start)
@@ -181,15 +193,16 @@ def _fanout(edges: list[Edge]) -> dict[str, int]:
     return out
 
 
-def _place(boxes: dict[str, Box], layers: list[list[str]], fanout: dict[str, int]) -> tuple[float, float]:
+def _place(boxes: dict[str, Box], layers: list[list[str]], fanout: dict[str, int],
+           extra: dict[int, float]) -> tuple[float, float]:
     for b in boxes.values():
         _size(b)
     y = PAD + 2.0
-    for layer in layers:
+    for i, layer in enumerate(layers):
         height = max((boxes[k].h for k in layer), default=0.0)
         for k in layer:
             boxes[k].y = y + (height - boxes[k].h) / 2 if boxes[k].kind == "waypoint" else y
-        y += height + GAP_Y + (18 if any(fanout.get(k, 0) >= FAN for k in layer) else 0)
+        y += height + GAP_Y + (18 if any(fanout.get(k, 0) >= FAN for k in layer) else 0) + extra.get(i, 0.0)
     # x: children under the mean of their parents, pushed apart left to right, layer by layer
     for i, layer in enumerate(layers):
         if i:
@@ -215,6 +228,122 @@ def _place(boxes: dict[str, Box], layers: list[list[str]], fanout: dict[str, int
     return right - left + 2 * PAD, y - GAP_Y + PAD
 
 
+@dataclass(frozen=True)
+class Label:
+    """An edge's answer as drawn: the white rectangle behind the text, in the chart's units."""
+
+    text: str
+    x: float  # left
+    y: float  # top
+    w: float
+    h: float
+
+    def meets(self, x: float, y: float, w: float, h: float, margin: float = LABEL_MARGIN) -> bool:
+        return (self.x < x + w + margin and x < self.x + self.w + margin
+                and self.y < y + h + margin and y < self.y + self.h + margin)
+
+
+@dataclass
+class Chart:
+    """A laid-out tree: what `svg` draws and what the tests measure."""
+
+    boxes: dict[str, Box]
+    edges: list[Edge]
+    layers: list[list[str]]
+    labels: list[Label]
+    width: float
+    height: float
+
+
+def _route(boxes: dict[str, Box], e: Edge) -> list[tuple[float, float]]:
+    src, dst = boxes[e.src], boxes[e.dst]
+    return [(src.x, src.y + src.h), *((boxes[w].x, boxes[w].y) for w in e.via), (dst.x, dst.y)]
+
+
+def _crosses(lab: Label, a: tuple[float, float], b: tuple[float, float]) -> bool:
+    """Does the segment a-b pass through the label's rectangle? (Liang-Barsky clipping.)"""
+    (x0, y0), (x1, y1) = a, b
+    dx, dy = x1 - x0, y1 - y0
+    lo, hi = 0.0, 1.0
+    for p, q in ((-dx, x0 - lab.x), (dx, lab.x + lab.w - x0), (-dy, y0 - lab.y), (dy, lab.y + lab.h - y0)):
+        if p == 0:
+            if q < 0:
+                return False
+            continue
+        t = q / p
+        if p < 0:
+            lo = max(lo, t)
+        else:
+            hi = min(hi, t)
+        if lo > hi:
+            return False
+    return True
+
+
+def _labels(boxes: dict[str, Box], edges: list[Edge], strict: bool) -> tuple[list[Label], set[int]]:
+    """Each answer on its own edge where it touches no box and no other answer (and, when
+    `strict`, hides no other edge's line under its white rectangle).
+
+    Fanned-out edges are furthest apart just above the answers' boxes, so each label tries
+    there first, then steps up its first segment towards the question, then along the rest of
+    its route. An edge with no free place names the layer whose gap is too short for its
+    answers, and the caller lays the chart out again with that gap taller.
+    """
+    solid = [b for b in boxes.values() if b.kind != "waypoint"]
+    routes = [_route(boxes, e) for e in edges]
+    placed: list[Label] = []
+    crowded: set[int] = set()
+
+    def free(cand: Label, own: int) -> bool:
+        if any(cand.meets(b.x - b.w / 2, b.y, b.w, b.h) for b in solid):
+            return False
+        if any(cand.meets(o.x, o.y, o.w, o.h) for o in placed):
+            return False
+        return not strict or not any(_crosses(cand, p, q) for i, r in enumerate(routes) if i != own
+                                     for p, q in zip(r, r[1:]))
+
+    for i, e in enumerate(edges):
+        w = len(e.label) * CHAR + 6
+        points = routes[i]
+        spot = None
+        for (x0, y0), (x1, y1) in zip(points, points[1:]):
+            ly = y1 - LABEL_ABOVE
+            while spot is None and ly - LABEL_H / 2 >= y0 + 2:
+                t = (ly - y0) / (y1 - y0) if y1 > y0 else 1.0
+                cand = Label(e.label, x0 + (x1 - x0) * t - w / 2, ly - LABEL_H / 2, w, LABEL_H)
+                if free(cand, i):
+                    spot = cand
+                ly -= LABEL_STEP
+            if spot is not None:
+                break
+        if spot is None:  # drawn where it was wanted, and the gap below its question grows
+            crowded.add(boxes[e.src].layer)
+            (x0, y0), (x1, y1) = points[0], points[1]
+            spot = Label(e.label, (x0 + x1) / 2 - w / 2, (y0 + y1) / 2 - LABEL_H / 2, w, LABEL_H)
+        placed.append(spot)
+    return placed, crowded
+
+
+def layout(rs: Ruleset, sid: str) -> Chart:
+    """Boxes, routes and answer labels of one situation's tree, narrowed to fit a page where it can."""
+    for scale in NARROWER:  # a wide tree shrinks on paper: narrower boxes keep its text readable
+        boxes, edges, start = _boxes(rs, sid, scale)
+        layers = _layer(boxes, edges, start)
+        fanout = _fanout(edges)
+        extra: dict[int, float] = {}
+        for round_ in range(MAX_GROW):
+            width, height = _place(boxes, layers, fanout, extra)
+            # a few taller gaps may free every line; a wide fan never is, and its answers may cover lines
+            labels, crowded = _labels(boxes, edges, strict=round_ < STRICT_ROUNDS)
+            if not crowded:
+                break
+            for layer in crowded:
+                extra[layer] = extra.get(layer, 0.0) + LABEL_H
+        if width <= PAGE:
+            break
+    return Chart(boxes, edges, layers, labels, width, height)
+
+
 def _fmt(v: float) -> str:
     return f"{round(v, 1):g}"
 
@@ -230,19 +359,12 @@ def svg(rs: Ruleset, sid: str) -> str:
     if key not in _DRAWN:
         if len(_DRAWN) > 2000:
             _DRAWN.clear()
-        _DRAWN[key] = _draw(rs, sid, boxes, edges, start)
+        _DRAWN[key] = _draw(rs, sid, layout(rs, sid))
     return _DRAWN[key]
 
 
-def _draw(rs: Ruleset, sid: str, boxes: dict[str, Box], edges: list[Edge], start: str) -> str:
-    for scale in NARROWER:  # a wide tree shrinks on paper: narrower boxes keep its text readable
-        if scale != NARROWER[0]:
-            boxes, edges, start = _boxes(rs, sid, scale)
-        layers = _layer(boxes, edges, start)
-        fanout = _fanout(edges)
-        width, height = _place(boxes, layers, fanout)
-        if width <= PAGE:
-            break
+def _draw(rs: Ruleset, sid: str, chart: Chart) -> str:
+    boxes, width, height = chart.boxes, chart.width, chart.height
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="flowchart" viewBox="0 0 {_fmt(width)} {_fmt(height)}" '
         f'width="{_fmt(width)}" height="{_fmt(height)}" role="img" aria-label="Decision tree: {escape(rs.situation(sid).title)}" '
@@ -251,27 +373,10 @@ def _draw(rs: Ruleset, sid: str, boxes: dict[str, Box], edges: list[Edge], start
         f'<defs><marker id="arrow-{escape(sid)}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto">'
         '<path d="M0,0 L10,5 L0,10 z" fill="#333"/></marker></defs>',
     ]
-    labels: list[str] = []
-    nth: dict[str, int] = {}
-    for e in edges:
-        nth[e.src] = nth.get(e.src, -1) + 1
-        src = boxes[e.src]
-        points = [(src.x, src.y + src.h)]
-        for w in e.via:
-            points.append((boxes[w].x, boxes[w].y))
-        dst = boxes[e.dst]
-        points.append((dst.x, dst.y))
-        d = "M" + " L".join(f"{_fmt(x)},{_fmt(y)}" for x, y in points)
+    for e in chart.edges:
+        d = "M" + " L".join(f"{_fmt(x)},{_fmt(y)}" for x, y in _route(boxes, e))
         out.append(f'<path d="{d}" fill="none" stroke="#333" stroke-width="1.2" marker-end="url(#arrow-{escape(sid)})"/>')
-        (x0, y0), (x1, y1) = points[0], points[1]
-        # just above the end of the first segment, where fanned-out edges are furthest apart
-        above = 22 + (18 if fanout[e.src] >= FAN and nth[e.src] % 2 else 0)
-        t = max(0.35, 1 - above / max(1.0, y1 - y0))
-        lx, ly = x0 + (x1 - x0) * t, y0 + (y1 - y0) * t
-        lw = len(e.label) * CHAR + 6
-        labels.append(f'<rect x="{_fmt(lx - lw / 2)}" y="{_fmt(ly - 8)}" width="{_fmt(lw)}" height="14" fill="#fff"/>'
-                      f'<text x="{_fmt(lx)}" y="{_fmt(ly + 3)}" text-anchor="middle" font-style="italic">{escape(e.label)}</text>')
-    for key in sum(layers, []):
+    for key in sum(chart.layers, []):
         b = boxes[key]
         if b.kind == "waypoint":
             continue
@@ -286,6 +391,8 @@ def _draw(rs: Ruleset, sid: str, boxes: dict[str, Box], edges: list[Edge], start
             weight = ' font-weight="bold"' if b.kind == "ruling" and i == 0 else ""
             out.append(f'<text x="{_fmt(b.x)}" y="{_fmt(b.y + PAD + 9 + i * LINE)}" text-anchor="middle"{weight}>{escape(line)}</text>')
         out.append("</g>")
-    out += labels
+    for lab in chart.labels:
+        out.append(f'<g class="answer"><rect x="{_fmt(lab.x)}" y="{_fmt(lab.y)}" width="{_fmt(lab.w)}" height="{_fmt(lab.h)}" fill="#fff"/>'
+                   f'<text x="{_fmt(lab.x + lab.w / 2)}" y="{_fmt(lab.y + 11)}" text-anchor="middle" font-style="italic">{escape(lab.text)}</text></g>')
     out.append("</svg>")
     return "\n".join(out)

@@ -1,0 +1,59 @@
+"""Every answer on every shipped flowchart can be read: no two answers overlap, none sits on a
+box, and none is drawn below 11 px where a phone shows the chart at its natural size (issue 18).
+
+The rectangles are read back from the SVG as drawn, not from the layout's own bookkeeping.
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from referee.handouts import flowchart
+from referee.loader import available, load_strict
+
+NUMBER = r"(-?[\d.]+)"
+ANSWER = re.compile(rf'<g class="answer"><rect x="{NUMBER}" y="{NUMBER}" width="{NUMBER}" height="{NUMBER}"[^>]*/>'
+                    r'<text [^>]*>([^<]*)</text>')
+BOX = re.compile(rf'<g class="(?:ask|ruling|goto)[^"]*"><rect x="{NUMBER}" y="{NUMBER}" width="{NUMBER}" height="{NUMBER}"')
+
+Rect = tuple[float, float, float, float]
+
+
+def _meet(a: Rect, b: Rect) -> bool:
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
+
+
+@pytest.mark.parametrize("ruleset", available())
+def test_no_answer_overlaps_another_or_a_box_and_none_is_below_11px(ruleset: str) -> None:
+    rs = load_strict(ruleset)
+    problems = []
+    for sid in sorted(rs.situations):
+        svg = flowchart.svg(rs, sid)
+        sizes = [float(s) for s in re.findall(r'font-size="([\d.]+)"', svg)]
+        assert sizes and min(sizes) >= 11, (sid, sizes)
+        answers = [(tuple(map(float, m[:4])), m[4]) for m in ANSWER.findall(svg)]
+        boxes = [tuple(map(float, m)) for m in BOX.findall(svg)]
+        assert len(answers) == svg.count("marker-end=") and len(boxes) >= 1, sid  # every edge's answer was read
+        for i, (a, text) in enumerate(answers):
+            assert a[2] >= len(text) * flowchart.CHAR, (sid, text)  # the white rectangle holds its text
+            problems += [f"{sid}: '{text}' overlaps '{t}'" for b, t in answers[i + 1:] if _meet(a, b)]
+            problems += [f"{sid}: '{text}' lies on a box" for b in boxes if _meet(a, b)]
+    assert problems == []
+
+
+def test_answers_leading_to_one_place_share_one_edge() -> None:
+    rs = load_strict("amja")  # 'Is the winning hand a Singles and Pairs hand?' goes on the same way either way
+    chart = flowchart.layout(rs, "valid-mahjong")
+    pairs = [(e.src, e.dst) for e in chart.edges]
+    assert len(pairs) == len(set(pairs))
+    assert any(" / " in e.label for e in chart.edges)
+
+
+def test_a_wide_fan_grows_its_gap_rather_than_stack_answers() -> None:
+    rs = load_strict("amja")
+    chart = flowchart.layout(rs, "replay-or-penalty")  # one question, nine answers
+    assert len(chart.labels) >= 9
+    top = chart.boxes[chart.layers[0][0]]
+    first = min(chart.boxes[k].y for k in chart.layers[1])
+    assert first - (top.y + top.h) > flowchart.GAP_Y
