@@ -177,7 +177,7 @@ def test_questions_reach_the_terminal_when_stdout_is_a_file(tmp_path: Path) -> N
 
 
 def test_a_seat_clash_asks_that_seat_again_not_a_later_answer() -> None:
-    child = spawn("rule", "mahjong-in-error", "-a", "others_acted=two")
+    child = spawn("rule", "mahjong-in-error", "-a", "others_acted=two", "-a", "intact_dead_before=no")
     try:
         child.expect("Which seats exposed or threw in")
         child.sendline("East,West")

@@ -56,7 +56,7 @@ def test_a_penalty_paid_alone_and_a_dead_hand_count_against_her(db: Path) -> Non
 
 
 def test_a_false_mahjong_counts_against_the_declarer_alone(db: Path) -> None:
-    rule(db, "mahjong-in-error", "-a", "others_acted=two", "-a", "exposers=South,West", "-a", "declared_value=40",
+    rule(db, "mahjong-in-error", "-a", "others_acted=two", "-a", "intact_dead_before=no", "-a", "exposers=South,West", "-a", "declared_value=40",
          "-s", "declarer=East", "-p", "East=Ann", "-p", "North=Nan", "-p", "South=Sue", "-p", "West=Ruth", ruleset="nmjl")
     by = players(db)
     assert (len(by["Ann"]["against"]), by["Ann"]["paid"]) == (1, 80)
@@ -69,7 +69,7 @@ def test_a_false_mahjong_counts_against_the_declarer_alone(db: Path) -> None:
 
 
 def test_list_rows_say_who_was_dead_and_who_paid_in_seat_order(db: Path) -> None:
-    rule(db, "mahjong-in-error", "-a", "others_acted=two", "-a", "exposers=West,South", "-a", "declared_value=40",
+    rule(db, "mahjong-in-error", "-a", "others_acted=two", "-a", "intact_dead_before=no", "-a", "exposers=West,South", "-a", "declared_value=40",
          "-s", "declarer=East", "-p", "North=Nan", "-p", "West=Ruth", "-p", "East=Ann", "-p", "South=Sue", ruleset="nmjl")
     rule(db, *PLAIN_MAHJONG, ruleset="nmjl")
     text = " ".join(cli("log", "list", "--db", db).stdout.split(" " * 10))  # continuation lines joined

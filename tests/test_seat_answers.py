@@ -106,7 +106,7 @@ def test_lint_names_a_may_also_be_that_is_not_a_role() -> None:
 
 
 def test_a_clash_given_on_the_command_line_is_one_line_and_exit_2(cli) -> None:  # type: ignore[no-untyped-def]
-    result = cli("rule", "mahjong-in-error", "-a", "others_acted=two", "-a", "exposers=East,West",
+    result = cli("rule", "mahjong-in-error", "-a", "others_acted=two", "-a", "intact_dead_before=no", "-a", "exposers=East,West",
                  "-a", "declared_value=40", "--seat", "declarer=East", "--no-input")
     assert result.exit_code == 2
     assert "East is the declarer" in result.output and "Traceback" not in result.output

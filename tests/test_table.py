@@ -110,7 +110,7 @@ def test_full_puts_other_sources_after_the_verdict() -> None:
 
 
 def test_a_note_on_the_rulings_own_reasoning_is_a_note() -> None:
-    full = cli("rule", "mahjong-in-error", "-a", "others_acted=two", "-a", "exposers=South,West",
+    full = cli("rule", "mahjong-in-error", "-a", "others_acted=two", "-a", "intact_dead_before=no", "-a", "exposers=South,West",
                "-a", "declared_value=40", "--seat", "declarer=East", "--no-input", "--full").stdout
     assert "Notes: The amount is twice the value" in " ".join(full.split())
     assert "Other sources:" not in full

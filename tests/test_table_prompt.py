@@ -34,7 +34,7 @@ def finish(child) -> tuple[int | None, str]:  # type: ignore[no-untyped-def]
 
 @pytest.mark.parametrize("columns", WIDTHS)
 def test_seats_by_name_errors_in_words_and_more_after_the_verdict(columns: int) -> None:
-    child = spawn(columns, "rule", "mahjong-in-error", "-a", "others_acted=two", "-p", "West=Cy", "-p", "North=Ruth Anne")
+    child = spawn(columns, "rule", "mahjong-in-error", "-a", "others_acted=two", "-a", "intact_dead_before=no", "-p", "West=Cy", "-p", "North=Ruth Anne")
     try:
         child.expect("exposed or threw in")
         child.expect(r"answer \(")
