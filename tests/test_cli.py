@@ -100,7 +100,7 @@ def test_rule_json_dead_and_tiles() -> None:
 
 def test_rule_json_across_a_goto_and_group_payment() -> None:
     r = house("rule", "picked-wrong-end", "-a", "discard_claimed=yes", "-a", "mahjong_valid=no",
-              "-a", "others_acted=two", "-a", "intact_dead_before=no", "-s", "declarer=East", "--no-input", "--json")
+              "-a", "others_acted=two", "-s", "declarer=East", "--no-input", "--json")
     assert r.code == 0, r.output
     doc = r.json()
     assert doc["situation"]["id"] == "picked-wrong-end"

@@ -163,7 +163,7 @@ def test_the_log_keeps_the_ruling_not_the_screens_line_breaks(tmp_path: Path) ->
     kept = []
     for columns in ("40", "200"):
         db = tmp_path / f"{columns}.db"
-        r = CliRunner().invoke(app, ["rule", "mahjong-in-error", "-a", "others_acted=two", "-a", "exposers=South,West",
+        r = CliRunner().invoke(app, ["rule", "mahjong-in-error", "-a", "others_acted=two", "-a", "intact_dead_before=no", "-a", "exposers=South,West",
                                      "-a", "declared_value=40", "-s", "declarer=East", "--no-input", "--db", str(db)],
                                env={"COLUMNS": columns})
         assert r.exit_code == 0, r.output

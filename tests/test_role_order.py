@@ -26,7 +26,7 @@ def test_house_rewording_discarder_first_still_asks_winner_first() -> None:
 
 def test_a_situations_own_seats_keep_their_place() -> None:
     # the throwers named in the ruling's text come before the declarer, as before
-    assert _asked("nmjl", "mahjong-in-error", {"others_acted": "two"})[:2] == ["exposers", "declarer"]
+    assert _asked("nmjl", "mahjong-in-error", {"others_acted": "two", "intact_dead_before": "no"})[:2] == ["exposers", "declarer"]
 
 
 def test_a_yes_no_detail_that_changes_the_amounts_must_be_answered(cli) -> None:  # type: ignore[no-untyped-def]

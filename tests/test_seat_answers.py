@@ -11,7 +11,7 @@ from referee.errors import UsageError
 from referee.loader import load_strict
 from referee.scenarios import run
 
-TWO_THREW_IN = {"others_acted": "two", "declarer": "East", "declared_value": 40}
+TWO_THREW_IN = {"others_acted": "two", "intact_dead_before": "no", "declarer": "East", "declared_value": 40}
 
 
 def settle(sid: str, facts: dict[str, Any]) -> Outcome:
@@ -60,7 +60,7 @@ def test_a_clash_in_answers_given_up_front_names_both_roles() -> None:
 
 def test_the_clash_is_reported_against_the_answer_just_given() -> None:
     rs = load_strict("nmjl")
-    facts = {"others_acted": "two", "exposers": ["South", "West"], "declarer": "West"}
+    facts = {"others_acted": "two", "intact_dead_before": "no", "exposers": ["South", "West"], "declarer": "West"}
     with pytest.raises(UsageError, match=r"^declarer: West is already one of the exposers;"):
         check_answer(rs, "mahjong-in-error", facts, "declarer")
 
