@@ -8,8 +8,8 @@ from web_helpers import HEAD_PIN, client, record_form, sign_in
 from referee.store.context import db_path
 from referee.store.rulings import RulingsLog
 
-MJE = "others_acted=two&exposers=South&exposers=West&declared_value=40&declarer=East&player_North=Ruth"
-MJE_CLI = ["mahjong-in-error", "-a", "others_acted=two", "-a", "exposers=South,West", "-a", "declared_value=40",
+MJE = "others_acted=two&intact_dead_before=no&exposers=South&exposers=West&declared_value=40&declarer=East&player_North=Ruth"
+MJE_CLI = ["mahjong-in-error", "-a", "others_acted=two", "-a", "intact_dead_before=no", "-a", "exposers=South,West", "-a", "declared_value=40",
            "--seat", "declarer=East", "--player", "North=Ruth", "--no-input", "--json"]
 
 

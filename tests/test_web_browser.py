@@ -179,8 +179,8 @@ def test_every_page_is_accessible_and_fits_a_phone_in_dark_mode(browser: Any, ve
     page = ctx.new_page()
     _sign_in(page, base, "Bea", HEAD_PIN)
     for path, name in [("/", "dark-home"), ("/s/mahjong-in-error", "dark-question"),
-                       ("/s/mahjong-in-error?others_acted=two&exposers=South&exposers=West", "dark-number"),
-                       ("/s/mahjong-in-error?others_acted=two&exposers=South&exposers=West&declared_value=40&declarer=East",
+                       ("/s/mahjong-in-error?others_acted=two&intact_dead_before=no&exposers=South&exposers=West", "dark-number"),
+                       ("/s/mahjong-in-error?others_acted=two&intact_dead_before=no&exposers=South&exposers=West&declared_value=40&declarer=East",
                         "dark-ruling"),
                        ("/pay?winner=North&how=discard&discarder=East&value=25&jokerless=yes", "dark-pay"),
                        ("/s/nope", "dark-error"), ("/log", "dark-log"), ("/join", "dark-join")]:
@@ -222,7 +222,7 @@ def test_a_ruling_recorded_while_offline_is_kept_and_sent_when_back(browser: Any
     ctx = _context(browser, **PHONE)
     page = ctx.new_page()
     _sign_in(page, base, "Dee", PIN)
-    page.goto(f"{base}/s/mahjong-in-error?others_acted=two&exposers=South&exposers=West&declared_value=40&declarer=North")
+    page.goto(f"{base}/s/mahjong-in-error?others_acted=two&intact_dead_before=no&exposers=South&exposers=West&declared_value=40&declarer=North")
     rid = page.locator("input[name=rid]").get_attribute("value")
     page.fill("#table", "21")
     ctx.set_offline(True)

@@ -13,8 +13,8 @@ from web_helpers import HEAD_PIN, PIN, client, field, record_form, sign_in, walk
 from referee.store.rulings import RulingsLog
 
 ROOT = Path(__file__).resolve().parent.parent
-MJE = "others_acted=two&exposers=South&exposers=West&declared_value=40&declarer=East&player_North=Ruth"
-MJE_CLI = ["mahjong-in-error", "-a", "others_acted=two", "-a", "exposers=South,West", "-a", "declared_value=40",
+MJE = "others_acted=two&intact_dead_before=no&exposers=South&exposers=West&declared_value=40&declarer=East&player_North=Ruth"
+MJE_CLI = ["mahjong-in-error", "-a", "others_acted=two", "-a", "intact_dead_before=no", "-a", "exposers=South,West", "-a", "declared_value=40",
            "--seat", "declarer=East", "--player", "North=Ruth", "--no-input", "--json"]
 
 
@@ -54,7 +54,7 @@ def test_one_question_per_page_with_big_answer_buttons_and_back(db: Path) -> Non
 
 def test_seat_buttons_show_player_names_once_given(db: Path) -> None:
     c = client(db)
-    r = c.get("/s/mahjong-in-error?others_acted=two&exposers=South&exposers=West&declared_value=40&player_East=Ruth")
+    r = c.get("/s/mahjong-in-error?others_acted=two&intact_dead_before=no&exposers=South&exposers=West&declared_value=40&player_East=Ruth")
     assert '>East (Ruth)</button>' in r.text
 
 
@@ -136,7 +136,7 @@ def test_a_value_off_the_choices_is_400_listing_the_choices(db: Path) -> None:
 
 
 def test_two_roles_on_one_seat_are_refused_and_asked_again(db: Path) -> None:
-    r = client(db).get("/s/mahjong-in-error?others_acted=two&exposers=South&exposers=West&declared_value=40&declarer=South")
+    r = client(db).get("/s/mahjong-in-error?others_acted=two&intact_dead_before=no&exposers=South&exposers=West&declared_value=40&declarer=South")
     assert r.status_code == 400
     assert "South" in re.search(r'role="alert">(.*?)</p>', r.text, re.S).group(1)
     assert re.search(r'<button class="answer" name="declarer"', r.text)

@@ -18,7 +18,7 @@ from web_helpers import HEAD_PIN, Phone, record_form, start
 from referee.store.rulings import RulingsLog
 
 ROOT = Path(__file__).resolve().parent.parent
-MJE = "others_acted=two&exposers=South&exposers=West&declared_value=40&declarer=East"
+MJE = "others_acted=two&intact_dead_before=no&exposers=South&exposers=West&declared_value=40&declarer=East"
 
 
 @pytest.fixture
@@ -61,7 +61,7 @@ def test_several_judges_and_the_cli_record_into_one_log_at_once(server) -> None:
     cli = subprocess.Popen(
         [sys.executable, "-c", "import sys\nfrom referee.__main__ import run\n"
          "for i in range(5):\n"
-         "    sys.argv = ['referee', 'rule', 'mahjong-in-error', '-a', 'others_acted=two', '-a', 'exposers=South,West',"
+         "    sys.argv = ['referee', 'rule', 'mahjong-in-error', '-a', 'others_acted=two', '-a', 'intact_dead_before=no', '-a', 'exposers=South,West',"
          " '-a', 'declared_value=40', '--seat', 'declarer=East', '--no-input', '--json', '--table', 'cli',"
          " '--event', 'Spring Open', '--judge', 'Head']\n"
          "    try:\n        run()\n    except SystemExit as e:\n        assert not e.code, e.code\n"],
