@@ -523,6 +523,18 @@ def test_naming_the_event_starts_the_log_so_listing_it_is_an_empty_list(db: Path
     assert cli("log", "list", "--json", "--db", db).json() == []
 
 
+@pytest.mark.parametrize("as_json", [False, True])
+def test_a_ruling_is_recorded_even_when_its_reader_has_gone(db: Path, as_json: bool) -> None:
+    p = subprocess.Popen([sys.executable, "-m", "referee", "rule", *DEAD, "--ruleset", str(HOUSE), "--table", "4",
+                          "--db", str(db), *(["--json"] if as_json else [])],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    p.stdout.close()  # `| head -1` gone before the first line: printing the ruling fails
+    p.wait(timeout=60)
+    assert b"Traceback" not in p.stderr.read()
+    [rec] = records(db)
+    assert (rec["table"], rec["situation"]) == ("4", "picked-wrong-end")
+
+
 def test_replay_names_a_question_the_rules_now_ask(db: Path, tmp_path: Path) -> None:
     folder = _copy_house(tmp_path)
     rule(db, *DEAD, "--table", "1", ruleset=folder)

@@ -427,15 +427,22 @@ def rule(
         document["unused"] = unused
     # at a terminal where the judge answered questions, 'more' is offered after the verdict
     offer = not (as_json or full or no_input) and PROMPTED[0] > 0 and is_terminal(sys.stdin) and is_terminal(sys.stdout)
-    if as_json:
-        print_json(document)
-    else:
-        _print_outcome(outcome, full, more="" if offer else "--full")
+    try:  # shown before it is recorded: a busy log must not keep the judge from reading it
+        if as_json:
+            print_json(document)
+        else:
+            _print_outcome(outcome, full, more="" if offer else "--full")
+    except (BrokenPipeError, SystemExit) as exc:  # the reader went away (`| head`, a dropped ssh session)
+        # rich turns a closed pipe into SystemExit(1) with the BrokenPipeError as its context
+        gone = isinstance(exc, BrokenPipeError) or isinstance(exc.__context__, BrokenPipeError)
+        if gone and log_to is not None:  # the ruling is made: keep it in the log all the same
+            _record(log_to, outcome, players, as_json, document)
+        raise
     for name, (value, _) in given.items():
         if name in unused:
             err.print(f"referee: note: {safe(name)}={safe(value)} was not used by this ruling{_asks_for(name, outcome)}")
     if log_to is not None:
-        _record(log_to, outcome, players, as_json, document)
+        err.print(_record(log_to, outcome, players, as_json, document))
     if offer:
         _offer_more(outcome)
 
@@ -449,7 +456,8 @@ def _asks_for(name: str, outcome: Any) -> str:
     return f" (it asks for {hint[0]})" if hint else ""
 
 
-def _record(log_to: Any, outcome: Any, players: dict[str, str], as_json: bool, document: dict[str, Any]) -> None:
+def _record(log_to: Any, outcome: Any, players: dict[str, str], as_json: bool, document: dict[str, Any]) -> str:
+    """Record the ruling; the line that says where, to print once the ruling itself is out."""
     from ..safe import dumps
     from ..store.db import BUSY_MS, when_busy
     from ..store.rulings import record
@@ -458,4 +466,4 @@ def _record(log_to: Any, outcome: Any, players: dict[str, str], as_json: bool, d
     with when_busy(lambda: err.print(f"referee: the rulings log is busy (another referee is writing); retrying for up to {BUSY_MS // 1000} s...")):
         r = record(log_to, outcome, players, printed, document)
     where = ", ".join(x for x in (r.event, r.round and f"round {r.round}", r.table and f"table {r.table}") if x)
-    err.print(f"[dim]logged {r.id[-8:]}" + (f" ({safe(where)})" if where else "") + f" in {safe(log_to.db)}[/]")
+    return f"[dim]logged {r.id[-8:]}" + (f" ({safe(where)})" if where else "") + f" in {safe(log_to.db)}[/]"
