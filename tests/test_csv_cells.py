@@ -1,5 +1,7 @@
-"""CSV export: no cell a spreadsheet would run as a formula, no control or bidi character raw,
-and every such value reads back from the CSV as it was (issue 19 item 8)."""
+"""CSV export is a spreadsheet: every cell a plain value (no JSON), no cell a spreadsheet would
+run as a formula, no control or bidi character raw (issue 19 item 8, issue 18). The log goes
+from one machine to another as JSONL, which brings every hostile value back whole; a CSV is
+refused by `log import` in one line that says so."""
 from __future__ import annotations
 
 import csv
@@ -16,6 +18,8 @@ from referee.cli import app
 
 HOUSE = Path(__file__).resolve().parent / "rulesets" / "house"
 DEAD = ["rule", "picked-wrong-end", "-a", "discard_claimed=no", "-s", "picker=West", "--no-input", "--ruleset", str(HOUSE)]
+PAYS = ["rule", "picked-wrong-end", "-a", "discard_claimed=yes", "-a", "mahjong_valid=yes", "-s", "picker=West",
+        "-s", "winner=East", "-a", "hand_value=25", "--no-input", "--ruleset", str(HOUSE)]
 RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 VECTORS = {
@@ -31,6 +35,7 @@ VECTORS = {
     "right-to-left override": "Ruth\u202egnp.exe",
     "isolate": "\u2067Ann\u2069",
     "leading quote": "'quoted",
+    "json": '{"a": [1]}',
 }
 
 
@@ -40,20 +45,66 @@ def invoke(*args: str | Path) -> Any:
     return r
 
 
+def sheet(db: Path, tmp_path: Path) -> list[dict[str, str]]:
+    path = tmp_path / "out.csv"
+    assert invoke("log", "export", "-o", path, "--with-origin", "--db", db).exit_code == 0
+    return list(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8"))))
+
+
 @pytest.mark.parametrize("value", VECTORS.values(), ids=VECTORS.keys())
 @pytest.mark.parametrize("where", ["--table", "--event", "--judge", "--player"])
 def test_a_hostile_value_goes_out_inert_and_comes_back_whole(tmp_path: Path, value: str, where: str) -> None:
     db = tmp_path / "r.db"
     option = [where, f"West={value}" if where == "--player" else value]
     assert invoke(*DEAD, *option, "--db", db).exit_code == 0
-    sheet = tmp_path / "out.csv"
-    assert invoke("log", "export", "-o", sheet, "--with-origin", "--db", db).exit_code == 0
-    text = sheet.read_text(encoding="utf-8")
+    out = tmp_path / "out.csv"
+    assert invoke("log", "export", "-o", out, "--with-origin", "--db", db).exit_code == 0
+    text = out.read_text(encoding="utf-8")
     assert not RAW.search(text.replace("\n", "")), "a control or bidi character went out raw"
     for row in csv.reader(io.StringIO(text)):
         for cell in row:
             assert not cell.startswith(("=", "+", "-", "@", "\t", "\r")), cell
     before = json.loads(invoke("log", "list", "--json", "--db", db).stdout)
+    lines = tmp_path / "out.jsonl"
+    assert invoke("log", "export", "-o", lines, "--with-origin", "--db", db).exit_code == 0
     other = tmp_path / "other.db"
-    assert invoke("log", "import", sheet, "--db", other).exit_code == 0
+    assert invoke("log", "import", lines, "--db", other).exit_code == 0
     assert json.loads(invoke("log", "list", "--json", "--db", other).stdout) == before
+
+
+def test_no_cell_is_json_and_money_has_a_column_per_seat(tmp_path: Path) -> None:
+    db = tmp_path / "r.db"
+    assert invoke(*DEAD, "--player", "West=Ruth", "--table", "3", "--db", db).exit_code == 0
+    assert invoke(*PAYS, "--player", "East=Zoë", "--db", db).exit_code == 0
+    rid = json.loads(invoke("log", "list", "--json", "--db", db).stdout)[0]["id"]
+    assert invoke("log", "withdraw", rid, "--reason", "misread", "--by", "Ann", "--db", db).exit_code == 0
+    rows = sheet(db, tmp_path)
+    assert len(rows) == 2
+    for row in rows:
+        for name, cell in row.items():
+            try:
+                parsed = json.loads(cell)
+            except ValueError:
+                continue
+            assert not isinstance(parsed, (dict, list)), (name, cell)
+    dead, pays = sorted(rows, key=lambda r: r["payments"])
+    assert dead["dead"] == "West (Ruth)" and dead["west_player"] == "Ruth" and dead["payments"] == ""
+    assert dead["east_net"] == dead["west_net"] == ""  # nobody paid: nothing to sum
+    nets = {seat: int(pays[f"{seat}_net"]) for seat in ("east", "south", "west", "north")}
+    assert nets == {"east": 100, "south": 0, "west": -100, "north": 0} and sum(nets.values()) == 0
+    assert pays["payments"] == "West pays East (Zoë) 100 (4 x 25)" and pays["unit"] == "cents"
+    assert pays["roles"] == "picker: West; winner: East"
+    assert "Was the picker's discard claimed for Mah Jongg? yes" in pays["answers"]
+    assert any(r["withdrawn_by"] == "Ann" and r["withdrawn_reason"] == "misread" for r in rows)
+
+
+def test_a_csv_is_refused_by_import_in_one_line_naming_jsonl(tmp_path: Path) -> None:
+    db = tmp_path / "r.db"
+    assert invoke(*DEAD, "--db", db).exit_code == 0
+    out = tmp_path / "rulings.csv"
+    assert invoke("log", "export", "-o", out, "--db", db).exit_code == 0
+    other = tmp_path / "other.db"
+    r = invoke("log", "import", out, "--db", other)
+    assert r.exit_code != 0 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert "rulings.csv:1:1" in r.stderr and "jsonl" in r.stderr
+    assert not other.exists()

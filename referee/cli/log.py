@@ -338,20 +338,21 @@ def withdraw(
     out.print(f"Withdrawn: {r.id} ({safe(r.ruling_id)}, {safe(r.situation)}) by {safe(r.withdrawn_by or who)}: {safe(r.withdrawn_reason or '')}")
 
 
-@log_app.command("export", short_help="Every ruling, every field: csv, json or jsonl.", epilog=examples(
+@log_app.command("export", short_help="The rulings: jsonl or json (every field, to import), or csv (a spreadsheet).", epilog=examples(
     "referee log export --format csv \\\n  > rulings.csv",
     "referee log export --format jsonl \\\n  --output ann-laptop.jsonl",
     'referee log export --format json \\\n  --event "Spring Open 2026" \\\n  -o spring.json'))
 @guarded
 def export(
-    fmt: Optional[str] = typer.Option(None, "--format", "-f", help="csv (a spreadsheet; rulings only), json or jsonl (with the rules, for replay). Default: from -o's extension, else jsonl."),
+    fmt: Optional[str] = typer.Option(None, "--format", "-f", help="jsonl or json (every field and the rules: what 'log import' reads), or csv (a spreadsheet of plain values; not importable). Default: from -o's extension, else jsonl."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write to this file instead of standard output."),
     event: Optional[str] = EVENT_OPT,
     since: Optional[str] = SINCE_OPT,
     with_origin: bool = typer.Option(False, "--with-origin", help="Also export this machine's name and the folder each ruleset was read from (left out by default)."),
     db: Optional[str] = DB_OPT,
 ) -> None:
-    """Every recorded ruling, every field, for a spreadsheet or for 'referee log import' on another machine.
+    """The recorded rulings: every field as JSONL or JSON for 'referee log import' on another
+    machine, or a CSV of plain values for a spreadsheet (which cannot be imported).
 
     The machine's host name and the local folder the rules were read from stay behind unless
     --with-origin asks for them: an export is handed to other people.
@@ -377,10 +378,10 @@ def export(
 
 @log_app.command("import", epilog=examples(
     "referee log import ann-laptop.jsonl \\\n  bob-laptop.jsonl",
-    "referee log import rulings.csv \\\n  --db head-table.db"))
+    "referee log import rulings.jsonl \\\n  --db head-table.db"))
 @guarded
 def import_(
-    files: list[Path] = typer.Argument(..., help="Exports from 'referee log export' (csv, json or jsonl; told apart by content)."),
+    files: list[Path] = typer.Argument(..., help="Exports from 'referee log export' (jsonl or json; told apart by content). A csv export is a spreadsheet and is refused."),
     db: Optional[str] = DB_OPT,
 ) -> None:
     """Merge other judges' exported logs into this one.
@@ -420,7 +421,7 @@ def replay(
     """Re-run a ruling's recorded answers under the rules it was made with and under today's files.
 
     Exits 1 when a replay rules differently from the record, else 0. Rules that cannot be
-    replayed (a log imported from CSV holds no copy of them; today's rules ask a new question)
+    replayed (an import whose file left out the rules holds no copy of them; today's rules ask a new question)
     are named.
     """
     from ..store.replay import replay as run

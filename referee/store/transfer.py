@@ -1,11 +1,14 @@
 """Export the log (csv, json, jsonl) and read exports back, so judges' logs can be merged.
 
-JSON is written ASCII-only: a name's control or bidi characters travel as escapes, never raw.
-CSV cells are made safe for a spreadsheet: no cell starts as a formula, no control or bidi
-character goes out raw, and such a cell reads back exactly as it was (see `_guard`).
+JSON and JSONL carry every field of every ruling and the stored rules too (for replay); they
+are what `read_export` reads back, to the same rulings field for field, so JSONL is how logs
+travel and merge. JSON is written ASCII-only: a name's control or bidi characters travel as
+escapes, never raw.
 
-JSON and JSONL carry the stored rules too (for replay); CSV is for spreadsheets and carries
-the rulings only. Every format reads back to the same rulings, field for field.
+CSV is for spreadsheets (sheet.py lays out its columns): plain values, no JSON, so it leaves
+out what a spreadsheet cannot use and is refused by `read_export` in one line that names JSONL.
+Its cells are made safe: no cell starts as a formula and no control or bidi character goes out
+raw (see `_guard`).
 
 An export is read as untrusted input: `read_export` refuses a file whose records are not
 exactly what the log writes (validate.py) or whose stored rules name paths outside their
@@ -18,13 +21,12 @@ import csv
 import io
 import json
 import re
-from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
 from ..errors import LoadError, Place, Problem, UsageError
-from ..safe import _JSON_UNSAFE, _UNSAFE, _visible
-from .record import FIELDS, JSON_FIELDS, Ruling
+from ..safe import _UNSAFE, _visible
+from .record import FIELDS, Ruling
 from .snapshot import Snapshot
 
 FORMATS = ("csv", "json", "jsonl")
@@ -34,29 +36,16 @@ _REQUIRED = ["id", "recorded_at", "ruleset_id", "ruleset_version", "ruleset_hash
 
 # A spreadsheet runs a cell that starts with one of these as a formula (OWASP "CSV injection").
 _FORMULA = ("=", "+", "-", "@", "\t", "\r")
-_TEXT = {f.name for f in fields(Ruling) if f.type == "str"}  # never None: "" reads back as ""
-_ESCAPED = re.compile(r"(\\\\)|\\x([0-9a-f]{2})|\\u([0-9a-f]{4})")
-
-
-def _json_cell(value: Any) -> str:
-    """JSON with control and bidi characters escaped (readable names, like safe.dumps, on one line)."""
-    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(value, ensure_ascii=False))
 
 
 def _guard(cell: str) -> str:
     """A cell a spreadsheet shows as text. One that starts like a formula (or with a quote) or holds
     a control or bidi character is written as a quote, then the text with backslashes doubled and
     those characters as visible escapes (`\\x1b`, `\\u202e`), as a terminal shows them. The quote
-    marks the cell as escaped, so `_unguard` restores it exactly; any other cell is left as it is."""
+    marks the cell as escaped; any other cell is left as it is."""
     if not cell.startswith(_FORMULA) and not cell.startswith("'") and not _UNSAFE.search(cell):
         return cell
     return "'" + _UNSAFE.sub(_visible, cell.replace("\\", "\\\\"))
-
-
-def _unguard(cell: str) -> str:
-    if not cell.startswith("'"):
-        return cell
-    return _ESCAPED.sub(lambda m: "\\" if m.group(1) else chr(int(m.group(2) or m.group(3), 16)), cell[1:])
 
 
 def _snap_json(s: Snapshot) -> dict[str, str]:
@@ -72,18 +61,20 @@ def export(rulings: list[Ruling], snapshots: list[Snapshot], fmt: str) -> str:
         lines += [json.dumps({"kind": "snapshot", **_snap_json(s)}) for s in snapshots]
         return "".join(line + "\n" for line in lines)
     if fmt == "csv":
+        from .sheet import COLUMNS, row
+
         buf = io.StringIO()
         writer = csv.writer(buf, lineterminator="\n")
-        writer.writerow(FIELDS)
+        writer.writerow(COLUMNS)
         for r in rulings:
-            d = r.as_dict()
-            writer.writerow([_guard(_json_cell(d[f]) if f in JSON_FIELDS else "" if d[f] is None else str(d[f])) for f in FIELDS])
+            cells = row(r)
+            # a number is never a formula: -100 stays a number the spreadsheet can sum
+            writer.writerow([c if isinstance(c, int) else _guard(c) for c in (cells[name] for name in COLUMNS)])
         return buf.getvalue()
     raise UsageError(f"unknown export format '{fmt}'; choose one of {', '.join(FORMATS)}")
 
 
 MAX_FILE = 512 * 1024 * 1024  # bytes; an event's export with its rules is a few MB
-MAX_CELL = 4 * 1024 * 1024  # one CSV cell; csv's own limit (128 KB) is below a long printed ruling
 
 
 def _ruling(data: Any, place: Place) -> Ruling:
@@ -186,8 +177,9 @@ def read_export(path: Path) -> tuple[list[Ruling], list[Snapshot]]:
             return _json(path, text, doc)
         return _jsonl(path, text)
     if text.startswith("id,"):
-        return _csv(path, text), []
-    raise LoadError([Problem(Place(str(path), 1, 1), "not a referee log export (expected csv, json or jsonl from 'referee log export')")])
+        raise LoadError([Problem(Place(str(path), 1, 1), "a CSV export is a spreadsheet and cannot be imported (it leaves out "
+                                 "the recorded answers and rules); import the JSONL export: 'referee log export -o FILE.jsonl'")])
+    raise LoadError([Problem(Place(str(path), 1, 1), "not a referee log export (expected json or jsonl from 'referee log export')")])
 
 
 def _json(path: Path, text: str, doc: dict[str, Any]) -> tuple[list[Ruling], list[Snapshot]]:
@@ -234,40 +226,6 @@ def _jsonl(path: Path, text: str) -> tuple[list[Ruling], list[Snapshot]]:
         else:
             rulings.append(_ruling(data, place))
     return rulings, snaps
-
-
-def _csv(path: Path, text: str) -> list[Ruling]:
-    csv.field_size_limit(MAX_CELL)
-    reader = csv.reader(io.StringIO(text))
-    rulings = []
-    try:
-        header = next(reader)
-        unknown = sorted(set(header) - set(FIELDS))
-        if unknown or len(set(header)) != len(header):
-            what = f"unknown column(s) {', '.join(unknown)}" if unknown else "a column named twice"
-            raise LoadError([Problem(Place(str(path), 1, 1), f"{what}; not a referee log export")])
-        start = reader.line_num + 1
-        for row in reader:
-            place = Place(str(path), start, 1)  # where the row starts: a printed ruling spans lines
-            start = reader.line_num + 1
-            if len(row) != len(header):
-                raise LoadError([Problem(place, f"expected {len(header)} columns, found {len(row)}")])
-            data: dict[str, Any] = {}
-            for name, cell in zip(header, row):
-                cell = _unguard(cell)
-                if name in JSON_FIELDS:
-                    try:
-                        data[name] = json.loads(cell)
-                    except ValueError:
-                        raise LoadError([Problem(place, f"column '{name}' is not JSON")]) from None
-                    except RecursionError:
-                        raise LoadError([Problem(place, f"column '{name}' nests too deep")]) from None
-                else:
-                    data[name] = cell if cell != "" or name in _TEXT else None
-            rulings.append(_ruling(data, place))
-    except csv.Error as exc:
-        raise LoadError([Problem(Place(str(path), reader.line_num + 1, 1), f"not a CSV row ({exc})")]) from None
-    return rulings
 
 
 def write(text: str, target: Path | None, out: Any) -> None:
