@@ -3,8 +3,13 @@ from __future__ import annotations
 
 import json
 
-from referee.diff import diff
+import pytest
+from test_cli import run
+
+from referee.diff import diff, key_of, summarize
 from referee.loader import load_strict
+
+PAIRS = [("nmjl", "card-game"), ("nmjl", "amja"), ("tournament", "tournament-crak"), ("nmjl", "house-example")]
 
 
 def test_same_ruleset_has_no_differences():
@@ -65,7 +70,7 @@ def test_cli_diff(cli):
     r = cli("diff", "nmjl", "card-game")
     assert r.exit_code == 0, r.output
     assert "wrong-tile-count" in r.output and "dead-challenge-contested" in r.output
-    assert "only in card-game" in r.output
+    assert "Only in card-game" in r.output
     r = cli("diff", "nmjl", "card-game", "--json")
     data = json.loads(r.output)
     assert data["a"] == "nmjl" and "death-penalty" in data["only_in_b"]
@@ -84,3 +89,84 @@ def test_json_parties_are_seat_role_and_name_like_rule_json(cli) -> None:
         assert set(party) == {"seat", "role", "name"}, party
         assert party["role"]
     assert any(p["seat"] in ("East", "South", "West", "North") for p in dead)
+
+
+@pytest.fixture(scope="module", params=PAIRS, ids=lambda p: f"{p[0]}-{p[1]}")
+def compared(request):
+    a, b = (load_strict(x) for x in request.param)
+    report = diff(a, b)
+    return report, summarize(report, a, b)
+
+
+def test_every_differing_path_is_in_exactly_one_case(compared) -> None:
+    """Nothing the walk finds is lost, and nothing is said twice: each differing path belongs to
+    the one case with its (owner, exit, exit), and no two cases share that key."""
+    report, summary = compared
+    keys = [o.key for o in summary.owned]
+    assert len(keys) == len(set(keys))
+    differing = [d for s in report.situations for d in s.differences]
+    assert sum(len(o.paths) for o in summary.owned) == len(differing)
+    by_key = {o.key: o for o in summary.owned}
+    for d in differing:
+        assert any(p is d for p in by_key[key_of(d)].paths)
+    assert {key_of(d) for d in differing} == set(keys)
+
+
+def test_each_case_s_conditions_hold_for_exactly_its_paths(compared) -> None:
+    """A condition printed for a case never covers a path of another outcome, and every path of
+    the case that starts where its conditions are asked meets one of them."""
+    report, summary = compared
+    walked = {s.id: s.walked for s in report.situations}
+    for o in summary.owned:
+        start = o.via or o.situation
+        assert o.ways, o.key
+        for d in walked[start]:
+            met = any(all(d.answers.get(f) == v for f, v in way.items()) for way in o.ways)
+            mine = bool(d.differs) and key_of(d) == o.key
+            assert met == mine, (o.key, d.answers)
+
+
+def test_a_difference_met_through_a_goto_is_owned_where_the_rulings_differ() -> None:
+    a, b = load_strict("nmjl"), load_strict("card-game")
+    summary = summarize(diff(a, b), a, b)
+    rival = [o for o in summary.owned if o.b.id == "CG-MJE-1"]
+    assert rival and {o.situation for o in rival} == {"mahjong-in-error"}
+    assert all(len(o.entries) > 10 for o in rival)  # met from many situations, said once
+
+
+def test_cli_diff_is_a_summary_then_each_case_once_in_the_questions_words() -> None:
+    a, b = load_strict("nmjl"), load_strict("card-game")
+    summary = summarize(diff(a, b), a, b)
+    r = run("diff", "nmjl", "card-game", env={"COLUMNS": "100"})
+    assert r.code == 0, r.stdout
+    lines = r.stdout.splitlines()
+    assert len(lines) < 600, len(lines)  # was 6,000 and more
+    assert "rule differently in" in lines[0] and f"{len(summary.owned)} cases" in lines[0]
+    assert r.stdout.count(". When: ") == len(summary.owned)
+    # the false Mah Jongg a rival also claimed: one case, not one under every situation leading there
+    assert sum("CG-MJE-1 · " in line for line in lines) == sum(o.b.id == "CG-MJE-1" for o in summary.owned)
+    assert "cg_after_discard_call" not in r.stdout  # questions and answers, not fact ids
+    assert "Another player also claimed the card for mah jongg" in r.stdout
+    every = run("diff", "nmjl", "card-game", "--paths", env={"COLUMNS": "100"})
+    assert "cg_after_discard_call=rival_mahjong" in every.stdout  # the full detail, on request
+    assert every.stdout.count("CG-MJE-1 · ") > 20
+
+
+def test_cli_diff_shows_a_question_asked_differently_though_outcomes_agree() -> None:
+    """nmjl and amja give the tile to the same claimant on the same answers, but the answers
+    mean different things: what counts as having begun to expose."""
+    r = run("diff", "nmjl", "amja", env={"COLUMNS": "100"})
+    text = " ".join(r.stdout.split())
+    amja, nmjl = load_strict("amja"), load_strict("nmjl")
+    for rs in (nmjl, amja):
+        assert " ".join(rs.fact("txc_exposed", "two-exposure-claims").ask.split()) in text
+    assert "TXC-2 (nmjl) and AMJA-TXC-2 (amja) differ in ruling, text, citations" in text
+
+
+def test_json_keeps_every_path_and_adds_each_case_once(cli) -> None:
+    data = json.loads(cli("diff", "nmjl", "card-game", "--json").output)
+    per_path = sum(len(s["differences"]) for s in data["situations"])
+    assert sum(c["paths"] for c in data["cases"]) == per_path
+    case = next(c for c in data["cases"] if c["b"]["id"] == "CG-MJE-1")
+    assert case["situation"] == "mahjong-in-error" and case["b"]["exit"] == "ruling"
+    assert all(len(w) == len(words) for w, words in zip(case["ways"], case["ways_in_words"]))

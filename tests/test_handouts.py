@@ -178,20 +178,21 @@ def test_the_file_name_decides_the_format_or_a_mismatch_is_refused(cli, tmp_path
 
 
 def test_diff_sheet_lists_every_difference_referee_diff_finds() -> None:
-    from referee.diff import describe, diff
+    """Each case `referee diff` finds, once, under the situation that owns it, in the same words."""
+    from referee.diff import diff, exit_text, summarize
 
     rs, base = load_strict("house-example"), load_strict("nmjl")
-    report = diff(base, rs)
-    assert report.differing, "house-example should differ from nmjl somewhere"
+    summary = summarize(diff(base, rs), base, rs)
+    assert summary.owned, "house-example should differ from nmjl somewhere"
     md = build(rs, "md", sheet="diff")  # base defaults to the ruleset it extends
-    for s in report.differing:
-        assert f"({s.id})" in md
-        for d in s.differences:
-            assert md_cell(describe(d.b, rs.scoring.unit)) in md
+    for o in summary.owned:
+        assert f"({o.situation})" in md
+        assert md_cell(exit_text(rs, o.shown.b, o.b)) in md
     rows = [line for line in md.splitlines() if line.startswith("| ") and not line.startswith(("| When |", "| --- |"))]
-    assert len(rows) == sum(len(s.differences) for s in report.differing)
+    assert len(rows) == len(summary.owned)
     html = build(rs, "html", sheet="diff", base="nmjl")
     assert html.count("<tr><td>") == len(rows)
+    assert "dice_doubles" not in html and "Did East roll doubles" in html  # the question, not its id
 
 
 def md_cell(text: str) -> str:

@@ -7,7 +7,6 @@ import typer
 
 from .. import __version__
 from ..errors import UsageError
-from ..safe import clean
 from .tiles import PAY_CARD_OPT, PAY_EXPOSED_OPT, PAY_HAND_OPT, card_id, hand_json, pay_card_text, pay_from_hand
 from . import RULESET_OPT, _pairs, app, examples, guarded, out, print_json, safe
 from .show import styled, wrapped
@@ -15,50 +14,44 @@ from .show import styled, wrapped
 
 @app.command("diff", short_help="Every case where two rulesets rule differently.", epilog=examples(
     "referee diff nmjl card-game",
+    "referee diff nmjl amja --paths",
     "referee diff tournament \\\n  tournament-crak --json",
     "referee diff nmjl rulesets/my-house"))
 @guarded
 def diff_(
     a: str = typer.Argument(..., metavar="A", help="First ruleset id or folder."),
     b: str = typer.Argument(..., metavar="B", help="Second ruleset id or folder."),
-    as_json: bool = typer.Option(False, "--json", help="Print one JSON document."),
+    every_path: bool = typer.Option(False, "--paths", help="Every differing path under the situation it starts in, with the answers as fact=value."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON document: every path, and each case once."),
 ) -> None:
     """Every case where two rulesets rule differently: dead hands, game, payments or points, tiles.
 
     Walks every path of every situation in both rulesets, branching on every answer either one
-    asks; seats and hand values get the same fixed values on both sides.
+    asks; seats and hand values get the same fixed values on both sides. Prints the summary,
+    then each case once, under the situation whose rulings differ (not under every situation
+    that leads there), with the questions and answers that lead to it; then rulings alike in
+    outcome but worded or cited differently.
     """
-    from ..diff import describe, diff, report_json
+    from ..diff import diff, report_json, summarize, summary_json
     from ..loader import load_strict
+    from . import diffview
 
     rs_a, rs_b = load_strict(a), load_strict(b)
     report = diff(rs_a, rs_b)
+    found = summarize(report, rs_a, rs_b)
     if as_json:
-        print_json({"referee_version": __version__, **report_json(report)})
+        print_json({"referee_version": __version__, **report_json(report), **summary_json(found, rs_a, rs_b)})
         return
-    width = max(len(rs_a.id), len(rs_b.id))
-    for s in report.differing:
-        out.print()
-        wrapped(out, styled((f"{s.id} · {s.title}", "bold"), (f" ({len(s.differences)} of {s.paths} paths differ)", "dim")),
-                rest="    ")
-        for d in s.differences:
-            answers = ", ".join(f"{k}={v}" for k, v in d.answers.items()) or "(no questions)"
-            wrapped(out, styled((answers, "bold"), ("  differs: " + ", ".join(d.differs), "dim")), first="  ", rest="      ")
-            for rid, side, unit in ((rs_a.id, d.a, rs_a.scoring.unit), (rs_b.id, d.b, rs_b.scoring.unit)):
-                wrapped(out, describe(side, unit), first=f"    {clean(rid):<{width}}  ")
-            if "tiles" in d.differs:
-                for rid, side in ((rs_a.id, d.a), (rs_b.id, d.b)):
-                    for t in side.tiles:
-                        wrapped(out, f"{rid} tiles: {t}", first="      ", rest="        ", style="dim")
-    if report.only_in_a or report.only_in_b:
-        out.print()
-    for rid, only in ((rs_a.id, report.only_in_a), (rs_b.id, report.only_in_b)):
-        if only:
-            wrapped(out, styled((f"only in {rid}:", "bold"), " " + ", ".join(only)), rest="  ")
-    n = sum(len(s.differences) for s in report.differing)
+    diffview.summary(found, report, rs_a, rs_b)
+    if every_path:
+        diffview.paths(report, rs_a, rs_b)
+    else:
+        diffview.cases(found, rs_a, rs_b)
+    diffview.worded(found, rs_a, rs_b)
     out.print()
-    wrapped(out, f"{n} differing path{'s' if n != 1 else ''} in {len(report.differing)} situation{'s' if len(report.differing) != 1 else ''}; "
-            f"{report.paths} paths compared; seats and values assumed where a ruling needs them (see --json 'assumed').")
+    wrapped(out, "Seats and hand values are assumed the same on both sides where a ruling needs them "
+            "(--json 'assumed'); --paths lists every differing path.", style="dim")
+
 
 def payer_lines(result: Any) -> list[str]:
     """One line a payer, whom she pays how much, and her arithmetic once: 'East (discarder) pays

@@ -3,10 +3,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
 
-
-from ..diff import describe, diff
+from ..diff import answer, diff, exit_text, summarize
 from ..loader import Ruleset
 from . import content
 
@@ -168,17 +166,18 @@ def quick(rs: Ruleset) -> list[QuickGroup]:
 
 @dataclass
 class DiffCase:
-    answers: list[str]
+    ways: list[list[str]]  # each way: the answers that lead here, in the questions' words ([]: always)
     base: str
     this: str
     differs: list[str]
+    paths: int
+    shown_for: list[str] = field(default_factory=list)  # answers the amounts printed assume (jokerless: no)
 
 
 @dataclass
 class DiffSituation:
     id: str
     title: str
-    paths: int
     cases: list[DiffCase]
 
 
@@ -190,33 +189,23 @@ class DiffSheet:
     only_base: list[tuple[str, str]]
     only_this: list[tuple[str, str]]
     paths: int
-
-
-def _answer(rs: Ruleset, sid: str, fact: str, value: Any) -> str:
-    d = rs.fact(fact, sid) if sid in rs.situations else None
-    if d is None:
-        for other in rs.situations:
-            d = rs.fact(fact, other)
-            if d is not None:
-                break
-    ask = d.ask if d else fact
-    if d is not None and d.choices and str(value) in d.choices:
-        return f"{ask} {d.choices[str(value)]}"
-    return f"{ask} {value}"
+    asked: list[tuple[str, str, str]] = field(default_factory=list)  # (situation title, as base asks, as this asks)
+    worded: list[tuple[str, str, str, str]] = field(default_factory=list)  # (situation title, base ruling, this ruling, what)
 
 
 def differences(base: Ruleset, rs: Ruleset) -> DiffSheet:
-    """What `referee diff BASE RS` reports, in the wording of the questions."""
+    """What `referee diff BASE RS` reports, each case once, in the wording of the questions."""
     report = diff(base, rs)
-    sits = []
-    for s in report.differing:
-        cases = [DiffCase([_answer(rs, s.id, k, v) for k, v in d.answers.items()],
-                          describe(d.a, base.scoring.unit), describe(d.b, rs.scoring.unit), d.differs)
-                 for d in s.differences]
-        sits.append(DiffSituation(s.id, s.title, s.paths, cases))
+    found = summarize(report, base, rs)
+    rss = (rs, base)
+    sits: dict[str, DiffSituation] = {}
+    for o in found.owned:
+        case = DiffCase([[answer(rss, o.via or o.situation, f, v) for f, v in w.items()] for w in o.ways],
+                        exit_text(base, o.shown.a, o.a), exit_text(rs, o.shown.b, o.b), o.differs, len(o.paths),
+                        [answer(rss, o.situation, f, o.shown.answers[f]) for f in o.varies if f in o.shown.answers])
+        sits.setdefault(o.situation, DiffSituation(o.situation, o.title, [])).cases.append(case)
     title = lambda r, sid: r.situations[sid].title  # noqa: E731
-    return DiffSheet(base.id, rs.id, sits, [(sid, title(base, sid)) for sid in report.only_in_a],
-                     [(sid, title(rs, sid)) for sid in report.only_in_b], report.paths)
-
-
-
+    return DiffSheet(base.id, rs.id, list(sits.values()), [(sid, title(base, sid)) for sid in report.only_in_a],
+                     [(sid, title(rs, sid)) for sid in report.only_in_b], report.paths,
+                     [(title(rs, sid), x, y) for sid, _, x, y in found.questions],
+                     [(w.title, w.a.ruling or "", w.b.ruling or "", ", ".join(w.what)) for w in found.worded])

@@ -1,21 +1,22 @@
-"""Where two rulesets rule differently on the same facts.
+"""The walk: every path of every situation, in both rulesets at once.
 
 For every situation in either ruleset, walk both engines together: whenever either one asks a
 decision question, branch over every answer; details (seats, hand values) get fixed values, so
-both rulesets see exactly the same table. Compare the outcomes at the end of each path. Pure:
-no I/O; the CLI renders the result.
+both rulesets see exactly the same table. Compare the outcomes at the end of each path, and
+keep every path (differing or not) with the situations each side passed through, so that
+`owners` can say which situation a difference belongs to.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import model as m
-from .engine import Question, advance
-from .outcome import Outcome
-from .errors import RefereeError
-from .loader import Ruleset
-from .render import party_json
+from .. import model as m
+from ..engine import Question, advance
+from ..outcome import Outcome
+from ..errors import RefereeError
+from ..loader import Ruleset
+from ..render import party_json
 
 ASPECTS = ("dead", "game", "payments", "points", "tiles")
 MAX_PATHS = 5000  # per situation; a guard, far above any real tree
@@ -37,6 +38,10 @@ class Side:
     tiles: list[str] = field(default_factory=list)
     text: str = ""
     error: str | None = None
+    cite: list[str] = field(default_factory=list, compare=False)
+    used: list[str] = field(default_factory=list, compare=False)  # the facts the path and ruling read
+    # the situations the path passed through, the one it started in first and the ruling's last
+    trail: list[str] = field(default_factory=list, compare=False)
     # dead, payments and points with every party as {seat, role, name}, as `rule --json` gives them
     parties: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
@@ -56,9 +61,10 @@ class Side:
 class Difference:
     answers: dict[str, Any]  # the decision answers that lead here, in the order asked
     details: dict[str, Any]  # seats and numbers the comparison assumed
-    differs: list[str]  # which aspects differ
+    differs: list[str]  # which aspects differ (empty on a path both rule alike)
     a: Side
     b: Side
+    start: str = ""  # the situation the walk began in
 
 
 @dataclass
@@ -67,6 +73,7 @@ class SituationDiff:
     title: str
     paths: int
     differences: list[Difference]
+    walked: list[Difference] = field(default_factory=list, repr=False)  # every path, alike or not
 
 
 @dataclass
@@ -83,9 +90,17 @@ class Report:
         return [s for s in self.situations if s.differences]
 
 
-def _side(o: Outcome | Exception) -> Side:
+def _trail(start: str, o: Outcome) -> list[str]:
+    out = [start]
+    for sid in [st.situation for st in o.path] + [o.situation]:
+        if sid != out[-1]:
+            out.append(sid)
+    return out
+
+
+def _side(o: Outcome | Exception, start: str) -> Side:
     if isinstance(o, Exception):
-        return Side(None, error=str(o))
+        return Side(None, error=str(o), trail=[start])
     label = lambda p: p.seat or p.label  # noqa: E731
     return Side(
         ruling=o.ruling.id,
@@ -95,6 +110,9 @@ def _side(o: Outcome | Exception) -> Side:
         points=[(label(a.party), a.points if a.points is not None else a.formula) for a in o.awards],
         tiles=[" ".join(t.split()) for t in o.tiles],
         text=o.text,
+        cite=[str(c) for c in o.ruling.cite],
+        used=list(o.used),
+        trail=_trail(start, o),
         parties={
             "dead": sorted((party_json(p) for p in o.dead), key=lambda d: d["seat"] or d["role"]),
             "payments": [{"from": party_json(p.payer), "to": party_json(p.payee),
@@ -150,7 +168,8 @@ def _detail(q: Question, facts: dict[str, Any]) -> Any:
 
 
 def _explore(rs_a: Ruleset, rs_b: Ruleset, sid: str) -> tuple[int, list[Difference]]:
-    diffs: list[Difference] = []
+    """Every path of one situation, in the order walked."""
+    walked: list[Difference] = []
     paths = 0
     # each item: (facts, decision answers in order)
     stack: list[tuple[dict[str, Any], dict[str, Any]]] = [({}, {})]
@@ -186,14 +205,13 @@ def _explore(rs_a: Ruleset, rs_b: Ruleset, sid: str) -> tuple[int, list[Differen
             stack.append(({**facts, detail.fact: _detail(detail, facts)}, answers))
             continue
         paths += 1
-        a, b = _side(results[0]), _side(results[1])  # type: ignore[arg-type]
+        a, b = _side(results[0], sid), _side(results[1], sid)  # type: ignore[arg-type]
         differs = [x for x in ASPECTS if a.key(x) != b.key(x)]
         if a.error != b.error:
             differs.insert(0, "error")
-        if differs:
-            detail_facts = {k: v for k, v in facts.items() if k not in answers}
-            diffs.append(Difference(answers, detail_facts, differs, a, b))
-    return paths, diffs
+        detail_facts = {k: v for k, v in facts.items() if k not in answers}
+        walked.append(Difference(answers, detail_facts, differs, a, b, sid))
+    return paths, walked
 
 
 exc_placeholder = RefereeError("unfinished")
@@ -205,9 +223,9 @@ def diff(rs_a: Ruleset, rs_b: Ruleset) -> Report:
     sits: list[SituationDiff] = []
     total = 0
     for sid in sorted(set(rs_a.situations) & set(rs_b.situations)):
-        paths, diffs = _explore(rs_a, rs_b, sid)
+        paths, walked = _explore(rs_a, rs_b, sid)
         total += paths
-        sits.append(SituationDiff(sid, rs_b.situations[sid].title, paths, diffs))
+        sits.append(SituationDiff(sid, rs_b.situations[sid].title, paths, [d for d in walked if d.differs], walked))
     return Report(rs_a.id, rs_b.id, only_a, only_b, sits, total)
 
 
