@@ -136,3 +136,57 @@ def test_a_log_in_a_folder_the_judge_cannot_write_is_read_and_the_cause_named(tm
     finally:
         folder.chmod(0o755)
     assert count(db) == 1
+
+
+PROBE = """
+import sqlite3, sys
+conn = sqlite3.connect(sys.argv[1], timeout=0, isolation_level=None)
+try:
+    print(conn.execute("PRAGMA journal_mode = DELETE").fetchone()[0])
+except sqlite3.OperationalError as exc:
+    print("refused:", exc)
+"""
+
+
+def test_a_second_thread_opening_the_log_keeps_the_first_threads_locks(db: Path) -> None:
+    """On POSIX, closing any descriptor of a file drops this process's locks on it, SQLite's
+    included. A thread that opens the log (reading its first bytes to check it) while another is
+    mid-transaction must not leave the file to other processes: here one that would switch it out
+    of WAL mode under the open transaction."""
+    import threading
+
+    from referee.store.rulings import RulingsLog
+
+    assert invoke(*DEAD, "--db", db).exit_code == 0
+    in_transaction, probed = threading.Event(), threading.Event()
+    second_done = threading.Event()
+
+    def first() -> None:
+        with RulingsLog.open(db) as log, log.db.transaction() as conn:
+            conn.execute("UPDATE rulings SET judge = 'Ann'")
+            in_transaction.set()
+            probed.wait(30)
+
+    def second() -> None:
+        with RulingsLog.open(db) as log:
+            log.snapshots()  # opened, once the first thread has let go of the file
+        second_done.set()
+
+    a = threading.Thread(target=first)
+    a.start()
+    assert in_transaction.wait(30)
+    b = threading.Thread(target=second)
+    b.start()
+    b.join(0.5)  # the store makes it wait for the first thread; unguarded, it is done by now
+    probe = subprocess.run([sys.executable, "-c", PROBE, str(db)], capture_output=True, text=True, timeout=60)
+    probed.set()
+    a.join(30)
+    b.join(30)
+    assert second_done.is_set()
+    assert probe.stdout.startswith("refused:"), probe.stdout + probe.stderr
+    assert json.loads(invoke("log", "list", "--json", "--db", db).stdout)[0]["judge"] == "Ann"
+    import sqlite3
+
+    with sqlite3.connect(db) as check:
+        assert check.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert check.execute("PRAGMA integrity_check").fetchone()[0] == "ok"

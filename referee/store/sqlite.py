@@ -1,12 +1,40 @@
-"""The SQLite backend: one file, the default log (see `db` for how the file is opened safely)."""
+"""The SQLite backend: one file, the default log (see `db` for how the file is opened safely).
+
+One use of a log file at a time in this process, from opening to closing (`_in_use`). Opening
+a log reads its first bytes to check it is one, and on POSIX closing *any* descriptor of a file
+drops every lock this process holds on it, SQLite's included: a second thread opening the log
+while the first is in a transaction would let another process take the file from under it (or
+switch it out of WAL mode) and corrupt it. SQLite guards only its own descriptors, so the store
+does the rest; a use takes milliseconds, and a thread waits for the one before it.
+"""
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
+import threading
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 from . import db
+
+_LOCKS: dict[str, threading.RLock] = {}  # real path -> the lock on its uses in this process
+_LOCKS_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def _in_use(path: Path) -> Iterator[None]:
+    """Hold this log file for this thread (again, if it holds it already) until the block ends."""
+    key = os.path.normcase(os.path.realpath(path))
+    with _LOCKS_LOCK:
+        lock = _LOCKS.setdefault(key, threading.RLock())
+    if not lock.acquire(timeout=db.BUSY_MS / 1000):
+        raise db.StoreError(f"{path}: the rulings log has been in use by another thread of this program "
+                            f"for {db.BUSY_MS // 1000} s; try again")
+    try:
+        yield
+    finally:
+        lock.release()
 
 
 # The pages a new ruling is written through: the newest entry of each b-tree it inserts into.
@@ -20,18 +48,27 @@ _WRITE_PATH = (
 
 
 class SqliteLog:
-    def __init__(self, path: Path, conn: sqlite3.Connection) -> None:
+    def __init__(self, path: Path, conn: sqlite3.Connection, held: contextlib.ExitStack | None = None) -> None:
         self.where = path
         self.conn = conn
+        self._held = held  # this process's hold on the file, let go by close()
 
     @classmethod
     def connect(cls, path: Path, create: bool = True) -> "SqliteLog":
         path = Path(path)
-        return cls(path, db.connect(path, create))
+        with contextlib.ExitStack() as held:
+            held.enter_context(_in_use(path))
+            log = cls(path, db.connect(path, create), held.pop_all())
+        return log
 
     @classmethod
     def migrate(cls, path: Path) -> tuple[int, int]:
         path = Path(path)
+        with _in_use(path):
+            return cls._migrate(path)
+
+    @classmethod
+    def _migrate(cls, path: Path) -> tuple[int, int]:
         before = 0
         if path.is_file() and path.stat().st_size:  # read only: opening would migrate it
             with contextlib.suppress(sqlite3.Error):  # anything odd is db.connect's to refuse
@@ -66,4 +103,9 @@ class SqliteLog:
                 self.conn.execute(sql).fetchall()
 
     def close(self) -> None:
-        self.conn.close()
+        try:
+            self.conn.close()
+        finally:
+            if self._held is not None:
+                self._held.close()
+                self._held = None

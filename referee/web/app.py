@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -58,12 +57,6 @@ class Web:
         check(settings.db)  # the log exists (created if need be) and is one, before any page reads it
         self.signer = Signer(settings.key or load_key(settings.db))
         self.limiter = PinLimiter()
-        # Every use of the log in this process goes through `log_lock`, one at a time. Opening a
-        # log reads the file's first bytes to check it is one, and on POSIX closing *any*
-        # descriptor of a file drops every lock this process holds on it, SQLite's included:
-        # two threads at once would let another process write under an open transaction and
-        # corrupt the file. Serialized, a ruling takes a few milliseconds; judges do not notice.
-        self.log_lock = threading.Lock()
         env = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True,
                                  undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
         env.globals["static"] = self.static_url
@@ -81,7 +74,8 @@ class Web:
         """The rulings log, opened for this one use (never created by reading it)."""
         from ..store.rulings import RulingsLog
 
-        with self.log_lock, RulingsLog.open(self.settings.db, create=False) as log:
+        # the store lets one thread at a time use an SQLite file (see store/sqlite.py): no lock here
+        with RulingsLog.open(self.settings.db, create=False) as log:
             yield log
 
     def ruleset(self) -> Ruleset:

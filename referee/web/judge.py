@@ -146,8 +146,7 @@ def _record(request: Request, w: Web, j: Judge, form: FormData) -> Response:
         return _ruling_page(request, w, wk, 400, errors, values)
     o = wk.outcome
     ctx = LogContext(db=w.settings.db, event=w.settings.event, round=values["round"], table=values["table"], judge=j.name)
-    with w.log_lock:  # see Web.log_lock: one use of the log at a time in this process
-        r = record(ctx, o, wk.players, printed(o), outcome_json(o), ruling_id=rid)
+    r = record(ctx, o, wk.players, printed(o), outcome_json(o), ruling_id=rid)
     response = RedirectResponse(f"/rulings/{r.id}", status_code=303)
     for name, cookie in PREFS.items():
         response.set_cookie(cookie, values[name], max_age=SESSION_HOURS * 3600, samesite="strict", httponly=True)
