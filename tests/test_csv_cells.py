@@ -108,3 +108,21 @@ def test_a_csv_is_refused_by_import_in_one_line_naming_jsonl(tmp_path: Path) -> 
     assert r.exit_code != 0 and len(r.stderr.strip().splitlines()) == 1, r.stderr
     assert "rulings.csv:1:1" in r.stderr and "jsonl" in r.stderr
     assert not other.exists()
+
+
+def test_points_have_a_column_per_seat_and_an_open_amount_says_so() -> None:
+    """A points ruleset's score sheet: what each seat scored, summable; nothing invented where
+    an amount was left open."""
+    from referee.store.record import Ruling
+    from referee.store.sheet import row
+
+    base = dict(id="01" + "a" * 24, recorded_at="2026-05-01T10:00:00.000Z", ruleset_id="tournament-mahjcon",
+                ruleset_version="1", ruleset_hash="0" * 12, situation="misnamed-discard", ruled_in="misnamed-discard",
+                ruling_id="MCN-MND-5", game="ends", players={"South": "Bea"}, outcome={"unit": "points"})
+    scored = row(Ruling(**base, points=[{"to": "South", "points": 50}, {"to": "West", "points": -25}]))
+    assert [scored[f"{s}_points"] for s in ("east", "south", "west", "north")] == [0, 50, -25, 0]
+    assert scored["points"] == "South (Bea) +50; West -25" and scored["east_net"] == "" and scored["unit"] == "points"
+    opened = row(Ruling(**base, points=[{"to": "South", "points": None}],
+                        payments=[{"from": "West", "to": "South", "amount": None, "formula": "2 x hand value"}]))
+    assert opened["south_points"] == "open" and opened["south_net"] == opened["west_net"] == "open"
+    assert opened["east_net"] == 0 and "West pays South (Bea) an amount left open" in opened["payments"]

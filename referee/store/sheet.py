@@ -2,9 +2,9 @@
 
 Called by `store.transfer.export` for `referee log export --format csv` (and the head judge's
 web export). A sheet is for reading, sorting and summing, not for merging logs: a list or a
-mapping becomes readable text ("East; West", "West pays East 100 (4 x 25)"), the money each
-seat won or lost is a number in its own column, and the full `rule --json` document is left
-out. JSONL keeps every field and is what `referee log import` reads back.
+mapping becomes readable text ("East; West", "West pays East 100 (4 x 25)"), the money and
+the points each seat won or lost are numbers in their own columns, and the full `rule --json`
+document is left out. JSONL keeps every field and is what `referee log import` reads back.
 """
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ COLUMNS = [
     "id", "recorded_at", "event", "round", "table", "judge",
     "ruleset_id", "ruleset_version", "ruleset_hash", "situation", "ruled_in", "ruling_id", "game",
     "dead", *(f"{s.lower()}_player" for s in SEATS), *(f"{s.lower()}_net" for s in SEATS), "unit",
+    *(f"{s.lower()}_points" for s in SEATS),
     "payments", "points", "roles", "answers", "printed",
     "withdrawn_at", "withdrawn_by", "withdrawn_reason", "machine", "ruleset_source",
 ]
@@ -32,19 +33,38 @@ def _text(value: Any) -> str:
     return str(value)
 
 
+def _amount(value: Any, signed: bool = False) -> str:
+    if not isinstance(value, int):
+        return "an amount left open"
+    return f"{value:+d}" if signed else str(value)
+
+
 def _named(seat: str, players: dict[str, str]) -> str:
     return f"{seat} ({players[seat]})" if players.get(seat) else seat
 
 
-def _nets(r: Ruling) -> dict[str, int]:
-    """What each seat won (+) or paid (-) in this ruling; a payer left open counts for no seat."""
-    net = dict.fromkeys(SEATS, 0)
+def _nets(r: Ruling) -> dict[str, int | str]:
+    """What each seat won (+) or paid (-) in this ruling; a payer left open counts for no seat,
+    and a seat with an amount left open says "open" (a spreadsheet's sum skips it)."""
+    net: dict[str, int | str] = dict.fromkeys(SEATS, 0)
     for p in r.payments:
-        if p.get("from") in net:
-            net[p["from"]] -= int(p.get("amount") or 0)
-        if p.get("to") in net:
-            net[p["to"]] += int(p.get("amount") or 0)
+        for seat, sign in ((p.get("from"), -1), (p.get("to"), 1)):
+            if seat in net:
+                amount, now = p.get("amount"), net[seat]
+                net[seat] = "open" if now == "open" or not isinstance(amount, int) else int(now) + sign * amount
     return net
+
+
+def _points(r: Ruling) -> dict[str, int | str]:
+    """The points each seat was given (+) or lost (-) in this ruling (a tournament's score
+    sheet); "open" where an award's points were left open."""
+    got: dict[str, int | str] = dict.fromkeys(SEATS, 0)
+    for a in r.points:
+        seat, points = a.get("to"), a.get("points")
+        if seat in got:
+            now = got[seat]
+            got[seat] = "open" if now == "open" or not isinstance(points, int) else int(now) + points
+    return got
 
 
 def row(r: Ruling) -> dict[str, str | int]:
@@ -55,17 +75,16 @@ def row(r: Ruling) -> dict[str, str | int]:
     cells["dead"] = "; ".join(_named(s, players) for s in r.dead)
     for seat in SEATS:
         cells[f"{seat.lower()}_player"] = players.get(seat, "")
-    if r.payments:
-        for seat, amount in _nets(r).items():
-            cells[f"{seat.lower()}_net"] = amount
-    else:  # nobody paid: an empty cell, not a column of zeros that reads as an entry
-        for seat in SEATS:
-            cells[f"{seat.lower()}_net"] = ""
+    # nobody paid (or scored): empty cells, not a row of zeros that reads as an entry
+    nets, awarded = _nets(r) if r.payments else {}, _points(r) if r.points else {}
+    for seat in SEATS:
+        cells[f"{seat.lower()}_net"] = nets.get(seat, "")
+        cells[f"{seat.lower()}_points"] = awarded.get(seat, "")
     cells["unit"] = _text(r.outcome.get("unit")) if isinstance(r.outcome, dict) else ""
     cells["payments"] = "; ".join(
-        f"{_named(str(p.get('from')), players)} pays {_named(str(p.get('to')), players)} {p.get('amount')}"
+        f"{_named(str(p.get('from')), players)} pays {_named(str(p.get('to')), players)} {_amount(p.get('amount'))}"
         + (f" ({p['formula']})" if p.get("formula") else "") for p in r.payments)
-    cells["points"] = "; ".join(f"{_named(str(a.get('to')), players)} {a.get('points')}" for a in r.points)
+    cells["points"] = "; ".join(f"{_named(str(a.get('to')), players)} {_amount(a.get('points'), signed=True)}" for a in r.points)
     cells["roles"] = "; ".join(f"{role.replace('_', ' ')}: {_text(seat)}" for role, seat in r.seats.items())
     cells["answers"] = "; ".join(f"{q.get('question')} {_text(q.get('answer'))}" for q in r.questions)
     return cells
