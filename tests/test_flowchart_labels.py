@@ -1,5 +1,6 @@
 """Every answer on every shipped flowchart can be read: no two answers overlap, none sits on a
-box, and none is drawn below 11 px where a phone shows the chart at its natural size (issue 18).
+box, none is drawn below 11 px where a phone shows the chart at its natural size, and no two
+charts of a booklet share an id (issue 18).
 
 The rectangles are read back from the SVG as drawn, not from the layout's own bookkeeping.
 """
@@ -25,11 +26,14 @@ def _meet(a: Rect, b: Rect) -> bool:
 
 
 @pytest.mark.parametrize("ruleset", available())
-def test_no_answer_overlaps_another_or_a_box_and_none_is_below_11px(ruleset: str) -> None:
+def test_no_answer_overlaps_another_or_a_box_none_is_below_11px_and_ids_are_unique(ruleset: str) -> None:
     rs = load_strict(ruleset)
     problems = []
+    ids: list[str] = []  # every chart of a ruleset is on one booklet page
     for sid in sorted(rs.situations):
         svg = flowchart.svg(rs, sid)
+        ids += re.findall(r'\bid="([^"]+)"', svg)
+        assert all(ref in ids for ref in re.findall(r"url\(#([^)]+)\)", svg)), sid
         sizes = [float(s) for s in re.findall(r'font-size="([\d.]+)"', svg)]
         assert sizes and min(sizes) >= 11, (sid, sizes)
         answers = [(tuple(map(float, m[:4])), m[4]) for m in ANSWER.findall(svg)]
@@ -40,6 +44,7 @@ def test_no_answer_overlaps_another_or_a_box_and_none_is_below_11px(ruleset: str
             problems += [f"{sid}: '{text}' overlaps '{t}'" for b, t in answers[i + 1:] if _meet(a, b)]
             problems += [f"{sid}: '{text}' lies on a box" for b in boxes if _meet(a, b)]
     assert problems == []
+    assert len(ids) == len(set(ids)) and not set(ids) & set(rs.situations)  # a section is named by its situation's id
 
 
 def test_answers_leading_to_one_place_share_one_edge() -> None:
