@@ -1,6 +1,7 @@
 """The lint's findings kept between runs, so `referee check` of an unchanged ruleset is quick.
 
-Called by `referee check` (cli/author.py) instead of `checks.lint`. An entry holds the problems
+Called by `referee check` (cli/author.py) and `show --format mermaid|dot` (cli/browse.py)
+instead of `checks.lint`. An entry holds the problems
 the lint found in one ruleset folder, keyed like the ruleset cache (cache.py): the digest of
 every file of the ruleset and its bases, the folders they were read from, and the source of
 the code that lints (every module of the `referee` package itself, so a changed check is never

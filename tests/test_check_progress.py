@@ -35,8 +35,8 @@ def test_check_shows_progress_on_a_terminal_only() -> None:
     assert code == 0 and "checking ruleset" not in piped and "\x1b" not in piped
 
 
-def _counted_check(monkeypatch: pytest.MonkeyPatch, folder: Path) -> tuple[list[str], int]:
-    """The problems `referee check` prints for `folder`, and how many times the lint really ran."""
+def _counted_check(monkeypatch: pytest.MonkeyPatch, folder: Path, *command: str) -> tuple[list[str], int]:
+    """The problems `referee check` (or `command`) prints for `folder`, and how many times the lint really ran."""
     from referee import cache, checks
     from referee.cli import app
 
@@ -49,9 +49,9 @@ def _counted_check(monkeypatch: pytest.MonkeyPatch, folder: Path) -> tuple[list[
 
     monkeypatch.setattr(checks, "lint", spy)
     monkeypatch.setattr(cache, "_MEMORY", {})  # as a new process would: only the disk is shared
-    r = CliRunner().invoke(app, ["check", str(folder)])
+    r = CliRunner().invoke(app, list(command) or ["check", str(folder)])
     assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
-    return r.stdout.splitlines(), len(runs)
+    return (r.stdout if not command else r.output).splitlines(), len(runs)
 
 
 def test_a_second_check_of_an_unchanged_ruleset_reuses_the_lint(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -62,6 +62,9 @@ def test_a_second_check_of_an_unchanged_ruleset_reuses_the_lint(tmp_path: Path, 
     assert ran == 1 and any("'payz' is not a node of 'tiny'" in line for line in first), first
     again, ran = _counted_check(monkeypatch, folder)
     assert ran == 0 and again == first
+    # drawing a graph asks the same lint, and is refused from the cached findings alike
+    shown, ran = _counted_check(monkeypatch, folder, "show", "tiny", "--format", "mermaid", "-r", str(folder))
+    assert ran == 0 and any("'payz' is not a node of 'tiny'" in line for line in shown), shown
     # a fix changes the content hash: the lint runs again and the fixed problem is gone
     tiny = folder / "situations" / "tiny.yaml"
     tiny.write_text(tiny.read_text().replace("large: payz", "large: pays"))

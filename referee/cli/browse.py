@@ -104,9 +104,9 @@ def show(
             indent = len(line) - len(line.lstrip(" "))
             wrapped(out, line.lstrip(" "), first=" " * indent, rest=" " * (indent + 4))
     elif fmt in ("mermaid", "dot"):
-        from ..checks import lint
+        from ..lintcache import lint
 
-        problems = lint(rs)  # a graph is drawn from a tree the lint passed, never from a broken one
+        problems = lint(rs)  # a graph is drawn from a tree the lint passed (cached: a big ruleset lints for seconds)
         if problems:
             raise LoadError(problems)
         print(controls(tree_graph(rs, situation, fmt)))
