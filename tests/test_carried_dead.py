@@ -32,8 +32,8 @@ def test_a_throw_in_after_a_false_call_on_a_wrong_end_discard_leaves_one_live_ha
 def test_no_note_when_two_live_hands_remain(nmjl) -> None:  # type: ignore[no-untyped-def]
     out = outcome(nmjl, "wrong-end", **WRONG_END_FALSE_MJ, others_acted="nothing", declarer_exposed="yes",
                   exposure_convertible="no")
-    assert out.ruling.id == "MJE-3"
-    assert not any("left live" in n for n in out.notes)
+    assert [b.ruling.id for b in out.before] == ["MJE-3"] and out.ruling.id == "JDH-2"
+    assert not any("left live" in n for b in out.before for n in b.notes) and not any("left live" in n for n in out.notes)
 
 
 def test_no_note_when_the_ruling_already_replays_three_dead_hands(nmjl) -> None:  # type: ignore[no-untyped-def]

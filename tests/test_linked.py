@@ -79,13 +79,28 @@ def test_not_jokerless_goes_on_to_the_payment_with_jokerless_settled() -> None:
     assert "East pays West 50" in text
 
 
+def test_a_false_mahjong_goes_on_to_which_of_her_jokers_may_be_redeemed_without_retyping() -> None:
+    child = _spawn("mahjong-in-error")
+    asked = _answer_all(child, {
+        "what did the other players do": "nothing", "exposed any tiles": "yes", "claimed discard": "no",
+        "Which seat declared": "South",
+    })
+    text = " Ruling " + _rest(child)
+    assert child.exitstatus == 0, text
+    # the dead player is the declarer and the cause is the false call: neither is asked again
+    assert not any("dead hand" in q or "Why is the hand dead" in q for q in asked), asked
+    first, second = text.index("Ruling MJE-3"), text.index("Ruling JDH-2")
+    assert first < text.index("Then, as 'Can jokers be taken from a dead player's exposures?'") < second
+    assert "Exposures South made properly before the error stay up" in text[second:]
+
+
 def test_the_first_rulings_dead_hand_stays_dead_in_the_second() -> None:
     rs = load_strict("nmjl")
     facts = {"window_next_player": "declared", "late_caller_exposed": "yes", "mahjong_valid": "no",
              "others_acted": "nothing", "declarer_exposed": "yes", "caller": "South", "next_player": "East"}
     o = advance(rs, "claim-window", facts)
     assert isinstance(o, Outcome), o
-    assert [b.ruling.id for b in o.before] == ["WIN-6"] and o.ruling.id == "MJE-3"
+    assert [b.ruling.id for b in o.before] == ["WIN-6", "MJE-3"] and o.ruling.id == "JDH-2"
     assert sorted(p.seat for p in o.dead) == ["East", "South"]  # the late caller, then the false declarer
 
 
