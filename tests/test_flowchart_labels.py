@@ -15,7 +15,8 @@ from referee.loader import available, load_strict
 
 NUMBER = r"(-?[\d.]+)"
 ANSWER = re.compile(rf'<g class="answer"><rect x="{NUMBER}" y="{NUMBER}" width="{NUMBER}" height="{NUMBER}"[^>]*/>'
-                    r'<text [^>]*>([^<]*)</text>')
+                    r'((?:<text [^>]*>[^<]*</text>)+)</g>')
+LINE = re.compile(r"<text [^>]*>([^<]*)</text>")
 BOX = re.compile(rf'<g class="(?:ask|ruling|goto)[^"]*"><rect x="{NUMBER}" y="{NUMBER}" width="{NUMBER}" height="{NUMBER}"')
 
 Rect = tuple[float, float, float, float]
@@ -36,12 +37,14 @@ def test_no_answer_overlaps_another_or_a_box_none_is_below_11px_and_ids_are_uniq
         assert all(ref in ids for ref in re.findall(r"url\(#([^)]+)\)", svg)), sid
         sizes = [float(s) for s in re.findall(r'font-size="([\d.]+)"', svg)]
         assert sizes and min(sizes) >= 11, (sid, sizes)
-        answers = [(tuple(map(float, m[:4])), m[4]) for m in ANSWER.findall(svg)]
+        answers = [(tuple(map(float, m[:4])), LINE.findall(m[4])) for m in ANSWER.findall(svg)]
         boxes = [tuple(map(float, m)) for m in BOX.findall(svg)]
         assert len(answers) == svg.count("marker-end=") and len(boxes) >= 1, sid  # every edge's answer was read
-        for i, (a, text) in enumerate(answers):
-            assert a[2] >= len(text) * flowchart.CHAR, (sid, text)  # the white rectangle holds its text
-            problems += [f"{sid}: '{text}' overlaps '{t}'" for b, t in answers[i + 1:] if _meet(a, b)]
+        for i, (a, lines) in enumerate(answers):
+            text = " ".join(lines)
+            # the white rectangle holds its text, each line at least 11 px high
+            assert a[2] >= max(len(line) for line in lines) * flowchart.CHAR and a[3] >= 14 * len(lines), (sid, text)
+            problems += [f"{sid}: '{text}' overlaps '{' '.join(t)}'" for b, t in answers[i + 1:] if _meet(a, b)]
             problems += [f"{sid}: '{text}' lies on a box" for b in boxes if _meet(a, b)]
     assert problems == []
     assert len(ids) == len(set(ids)) and not set(ids) & set(rs.situations)  # a section is named by its situation's id
@@ -53,6 +56,14 @@ def test_answers_leading_to_one_place_share_one_edge() -> None:
     pairs = [(e.src, e.dst) for e in chart.edges]
     assert len(pairs) == len(set(pairs))
     assert any(" / " in e.label for e in chart.edges)
+
+
+def test_many_answers_sharing_an_edge_are_stacked_on_short_lines() -> None:
+    rs = load_strict("card-game")  # four errors of 'Which error was made?' lead to one ruling
+    chart = flowchart.layout(rs, "death-penalty")
+    (shared,) = [lab for lab in chart.labels if len(lab.lines) > 1]
+    assert " ".join(shared.lines).count("/") == 3
+    assert all(len(line) <= flowchart.LABEL_WRAP + 2 for line in shared.lines)
 
 
 def test_a_wide_fan_grows_its_gap_rather_than_stack_answers() -> None:

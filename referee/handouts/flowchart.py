@@ -22,7 +22,8 @@ PAD = 8
 GAP_X = 18
 GAP_Y = 42
 FAN = 4  # from this many answers out of one question, the gap below it starts taller
-LABEL_H = 14.0  # an answer's white rectangle
+LABEL_H = 14.0  # an answer's white rectangle, a line of it
+LABEL_WRAP = 24  # characters: answers sharing an edge go on further lines past this
 LABEL_ABOVE = 16.0  # its centre's first try: this far above the end of a segment (clear of the arrow)
 LABEL_STEP = 4.0  # then up the edge in steps of this
 LABEL_MARGIN = 2.0  # clear space kept around an answer: glyphs differ from the CHAR estimate
@@ -232,7 +233,7 @@ def _place(boxes: dict[str, Box], layers: list[list[str]], fanout: dict[str, int
 class Label:
     """An edge's answer as drawn: the white rectangle behind the text, in the chart's units."""
 
-    text: str
+    lines: tuple[str, ...]
     x: float  # left
     y: float  # top
     w: float
@@ -280,6 +281,20 @@ def _crosses(lab: Label, a: tuple[float, float], b: tuple[float, float]) -> bool
     return True
 
 
+def _label_lines(label: str) -> tuple[str, ...]:
+    """An edge's answers, on as many lines as keep each within LABEL_WRAP characters (an answer
+    is never split)."""
+    lines: list[str] = []
+    for answer in label.split(" / "):
+        if lines and len(lines[-1]) + 3 + len(answer) <= LABEL_WRAP:
+            lines[-1] += " / " + answer
+        else:
+            if lines:
+                lines[-1] += " /"
+            lines.append(answer)
+    return tuple(lines)
+
+
 def _labels(boxes: dict[str, Box], edges: list[Edge], strict: bool) -> tuple[list[Label], set[int]]:
     """Each answer on its own edge where it touches no box and no other answer (and, when
     `strict`, hides no other edge's line under its white rectangle).
@@ -303,14 +318,15 @@ def _labels(boxes: dict[str, Box], edges: list[Edge], strict: bool) -> tuple[lis
                                      for p, q in zip(r, r[1:]))
 
     for i, e in enumerate(edges):
-        w = len(e.label) * CHAR + 6
+        lines = _label_lines(e.label)
+        w, h = max(len(line) for line in lines) * CHAR + 6, LABEL_H * len(lines)
         points = routes[i]
         spot = None
         for (x0, y0), (x1, y1) in zip(points, points[1:]):
-            ly = y1 - LABEL_ABOVE
-            while spot is None and ly - LABEL_H / 2 >= y0 + 2:
+            ly = y1 - LABEL_ABOVE - (h - LABEL_H) / 2
+            while spot is None and ly - h / 2 >= y0 + 2:
                 t = (ly - y0) / (y1 - y0) if y1 > y0 else 1.0
-                cand = Label(e.label, x0 + (x1 - x0) * t - w / 2, ly - LABEL_H / 2, w, LABEL_H)
+                cand = Label(lines, x0 + (x1 - x0) * t - w / 2, ly - h / 2, w, h)
                 if free(cand, i):
                     spot = cand
                 ly -= LABEL_STEP
@@ -319,7 +335,7 @@ def _labels(boxes: dict[str, Box], edges: list[Edge], strict: bool) -> tuple[lis
         if spot is None:  # drawn where it was wanted, and the gap below its question grows
             crowded.add(boxes[e.src].layer)
             (x0, y0), (x1, y1) = points[0], points[1]
-            spot = Label(e.label, (x0 + x1) / 2 - w / 2, (y0 + y1) / 2 - LABEL_H / 2, w, LABEL_H)
+            spot = Label(lines, (x0 + x1) / 2 - w / 2, (y0 + y1) / 2 - h / 2, w, h)
         placed.append(spot)
     return placed, crowded
 
@@ -393,6 +409,7 @@ def _draw(rs: Ruleset, sid: str, chart: Chart) -> str:
         out.append("</g>")
     for lab in chart.labels:
         out.append(f'<g class="answer"><rect x="{_fmt(lab.x)}" y="{_fmt(lab.y)}" width="{_fmt(lab.w)}" height="{_fmt(lab.h)}" fill="#fff"/>'
-                   f'<text x="{_fmt(lab.x + lab.w / 2)}" y="{_fmt(lab.y + 11)}" text-anchor="middle" font-style="italic">{escape(lab.text)}</text></g>')
+                   + "".join(f'<text x="{_fmt(lab.x + lab.w / 2)}" y="{_fmt(lab.y + 11 + i * LABEL_H)}" text-anchor="middle" '
+                             f'font-style="italic">{escape(line)}</text>' for i, line in enumerate(lab.lines)) + "</g>")
     out.append("</svg>")
     return "\n".join(out)
