@@ -94,6 +94,10 @@ class FactDef(Strict):
         default_factory=list,
         description="For type seat or seats: other roles or seat facts that may name the same player (roles are different players unless listed here)")
     multiple_of: int | None = Field(None, ge=1, description="For type number: answers must be a multiple of this (card values go in fives)")
+    short: dict[str, str] | None = Field(
+        None, description="For type yesno or choice: answer -> what it means in a few words, as the quick-reference sheet "
+        "says when a ruling applies, e.g. yes: 'she completed the wrong swap' (default: the choice's label, or the "
+        "question turned into a statement where that is safe, else the question and its answer)")
     card: Literal["valid", "invalid", "dead", "alive", "value", "singles-and-pairs", "jokerless"] | None = Field(
         None, description="The card can answer this fact from tiles: valid/invalid (yesno: the declared hand makes a "
         "card line, or makes none), dead/alive (yesno: no line is still possible for the player, or one is), value "
@@ -116,6 +120,12 @@ class FactDef(Strict):
             for value in self.choices:
                 if not re.match(r"^[a-z0-9][a-z0-9_-]*$", value):
                     raise ValueError(f"choice value {value!r} must be lower-case letters, digits, '-' or '_'")
+        if self.short:
+            answers = ["yes", "no"] if self.type == "yesno" else list(self.choices or {})
+            unknown = [k for k in self.short if k not in answers]
+            if unknown:
+                raise ValueError(f"short: {unknown[0]!r} is not an answer to this question"
+                                 + (f" ({', '.join(answers)})" if answers else "; 'short' is only for yesno and choice facts"))
         return self
 
 

@@ -35,6 +35,7 @@ class Question:
     ask: str
     help: str
     choices: dict[str, str]
+    short: dict[str, str] = field(default_factory=dict)  # answer -> a few words (the fact's `short:`)
 
 
 @dataclass
@@ -172,7 +173,7 @@ def questions(rs: Ruleset, sid: str) -> list[Question]:
         if isinstance(node, m.QuestionNode) and all(q.fact != node.ask for q in out):
             d = rs.fact(node.ask, sid)
             out.append(Question(len(out) + 1, node.ask, d.ask if d else node.ask, d.help if d else "",
-                                dict(d.choices or {}) if d else {}))
+                                dict(d.choices or {}) if d else {}, dict(d.short or {}) if d else {}))
     return out
 
 

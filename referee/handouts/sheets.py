@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from ..diff import answer, diff, exit_text, summarize
 from ..loader import Ruleset
-from . import content
+from . import content, phrases
 
 
 FONTS = tuple(round(11.0 - 0.2 * i, 1) for i in range(16))  # 11 pt down to 8 pt
@@ -30,42 +30,12 @@ class QuickLine:
 
 
 NONE = "none"  # the one word for no dead hand, no payment
-_AUX = re.compile(r"^(is|was|were|are|did|does|do|has|have|had|can|could|will|would|should)\s+", re.I)
-
-
-def _stem(ask: str) -> str:
-    """A question as a few words: 'Has more than one player picked from the wrong end?' ->
-    'more than one player picked from the wrong end' (what a 'yes' means)."""
-    text = re.sub(r"\s*\([^)]*\)", "", ask)  # asides
-    text = re.split(r" - |, or |; ", text)[0]  # the question, not its explanation
-    text = text.strip().rstrip("?").strip()
-    text = re.sub(r"^[^,]*, (?=(is|was|did|does|has|had|what|when|which|how)\b)", "", text, flags=re.I)  # 'After the call, what ...'
-    text = re.sub(r"^(what|which|when|who|how many|how)\s+((did|does|do|is|was|were|are|has|had)\s+)?", "", text, flags=re.I)
-    text = _AUX.sub("", text)
-    return re.sub(r"^[Tt]he ", "", text)
-
-
-def _choice(label: str) -> str:
-    text = re.split(r" - | \(|; |, with |, before |, after ", label)[0].strip().rstrip(".")
-    return text[:1].lower() + text[1:]
-
-
-WORDS = 10  # a condition longer than this is cut: the sheet is a reminder, the booklet has the questions
-
-
-def _few(text: str) -> str:
-    words = text.split()
-    return text if len(words) <= WORDS else " ".join(words[:WORDS]).rstrip(",;") + "…"
 
 
 def _condition(q: "content.Question | None", value: str) -> str:
     if q is None:
         return value
-    if q.choices:
-        label = _choice(q.choices.get(value, value))
-        return _few(label) if len(label.split()) > 1 else f"{_few(_stem(q.ask))}: {label.lower()}"
-    stem = _few(_stem(q.ask))
-    return stem if value == "yes" else f"{stem}: {value}"
+    return phrases.phrase(q.ask, q.choices, q.short, value)
 
 
 def _when(page: "content.Page", answers: list[tuple[int, str]]) -> list[str]:
