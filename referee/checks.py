@@ -374,7 +374,7 @@ def _check_ruling(rs: Ruleset, sid: str, nid: str, r: m.Ruling, node_place) -> l
                 hint = difflib.get_close_matches(missing, rs.sources[c.source].sections, n=1, cutoff=0.5)
                 also = f"; did you mean '{hint[0]}'?" if hint else ""
                 out.append(Problem(at("cite", i), f"ruling '{r.id}' cites '{missing}', which is not a section of {c.source}{also}"))
-    for i, text in enumerate([r.says, r.owed, *r.tiles, *r.procedure, *r.notes]):
+    for i, text in enumerate([r.says, r.owed, *r.tiles, *r.procedure, *r.notes, *r.other_sources]):
         for name in PLACEHOLDER.findall(text):
             if name not in SCORING_NUMBERS and rs.fact(name, sid) is None:
                 out.append(Problem(at("says"), f"'{{{name}}}' in the text is not a role or fact of '{sid}'"))

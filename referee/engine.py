@@ -120,7 +120,7 @@ def _base_names(ruling: m.Ruling) -> list[str]:
 
 def _names_of(ruling: m.Ruling) -> list[str]:
     names: list[str] = []
-    texts = [ruling.says, ruling.owed, *ruling.tiles, *ruling.procedure, *ruling.notes]
+    texts = [ruling.says, ruling.owed, *ruling.tiles, *ruling.procedure, *ruling.notes, *ruling.other_sources]
     for text in texts[:2]:
         names += PLACEHOLDER.findall(text)
     names += ruling.dead

@@ -232,7 +232,10 @@ class Ruling(Strict):
     owed: str = Field("", description="What is owed, in words, where the ruling leaves the amounts to the table or to payments already made ({role} and {fact} are filled in); shown under Payments")
     tiles: list[str] = Field(default_factory=list, description="What happens to tiles and jokers")
     procedure: list[str] = Field(default_factory=list, description="Steps for the table, in order")
-    notes: list[str] = Field(default_factory=list, description="Disagreements between sources, gaps, judgement calls")
+    notes: list[str] = Field(default_factory=list, description="Gaps no source settles, judgement calls, pointers to other rulings")
+    other_sources: list[str] = Field(
+        default_factory=list, description="What other sources hold where they differ from this ruling (or from each "
+        "other): shown apart, after the verdict, under 'Other sources', so no one reads them as part of the ruling")
     cite: list[Annotated[Cite, Field()]] = Field(default_factory=list, description="Sources: 'KEY' or 'KEY: section'")
     then: "Goto | None" = Field(
         None, description="Where the case goes on after this ruling ({goto: situation, bind, set}): the judge is carried "

@@ -53,6 +53,7 @@ class Outcome:
     procedure: list[str]
     notes: list[str]
     settle_lines: list[str] = field(default_factory=list)
+    other_sources: list[str] = field(default_factory=list)  # what other sources hold: shown apart, after the verdict
     owed: str = ""  # what is owed in words, where nothing is computed
     used: list[str] = field(default_factory=list)  # every fact the path or the ruling reads, answered or open
     before: list["Outcome"] = field(default_factory=list)  # rulings the case went on from (`then`), first first
@@ -218,6 +219,7 @@ def build_outcome(
         text=b.fill(ruling.says), dead=dead, payments=payments, awards=awards,
         tiles=[b.fill(t) for t in ruling.tiles], procedure=[b.fill(t) for t in ruling.procedure],
         notes=notes, settle_lines=settle_lines, owed=b.fill(ruling.owed), used=used or [],
+        other_sources=[b.fill(t) for t in ruling.other_sources],
     )
 
 

@@ -72,6 +72,7 @@ def _ruling_json(o: Outcome) -> dict[str, Any]:
         "tiles": o.tiles,
         "procedure": o.procedure,
         "notes": o.notes,
+        "other_sources": o.other_sources,
         **({"card": o.card} if o.card is not None else {}),
     }
 
@@ -135,25 +136,11 @@ def rule_keys(o: Outcome) -> list[str]:
     return list(dict.fromkeys(c.source for c in o.ruling.cite))
 
 
-# A note that says what a source (or another body of rules) holds, as opposed to the tool's own
-# judgement call, a gap no source settles, or a pointer to another ruling. Such notes can read as
-# an invitation to argue, so they are shown apart, labelled, after the verdict.
-_SOURCE_WORDS = re.compile(
-    r"\b(AMJA|NMJL|League|Sloper|mahjlife|Chels|Card Game|Winning Moves|tournaments?|Madness|MahjCon|"
-    r"Destination|Crak|bulletin|column|blog|rule ?book|guide|wiki|online|digital client|apps?|"
-    r"[A-Z]{1,6}-\d+[A-Z]?)\b")
-_OWN_CALL = re.compile(r"^(No source|No NMJL|No League|Sources only|Nothing in|If |Until |See |Use )")
-
-
-def is_other_sources(note: str) -> bool:
-    """Whether a note records what other sources say (and so goes under "Other sources:")."""
-    return bool(_SOURCE_WORDS.search(note)) and not _OWN_CALL.match(note) and "'referee rule" not in note
-
-
 def split_notes(o: Outcome) -> tuple[list[str], list[str]]:
-    """(the ruling's own notes, the notes that report other sources), each in the order written."""
-    own = [n for n in o.notes if not is_other_sources(n)]
-    return own, [n for n in o.notes if is_other_sources(n)]
+    """(the ruling's own notes, what other sources hold), as the ruleset files them: a note that
+    reports another source's rule is written under the ruling's `other_sources:`, so it is shown
+    apart, after the verdict, and never read as part of the ruling."""
+    return o.notes, o.other_sources
 
 
 def details(o: Outcome) -> list[tuple[str, list[str]]]:
@@ -176,8 +163,9 @@ def more_text(o: Outcome) -> str:
     parts = []
     if o.settle_lines:
         parts.append("the arithmetic")
-    if o.notes:
-        parts.append(f"{len(o.notes)} note{'s' if len(o.notes) != 1 else ''}")
+    n = len(o.notes) + len(o.other_sources)
+    if n:
+        parts.append(f"{n} note{'s' if n != 1 else ''}")
     n = len(o.ruling.cite)
     if n:
         parts.append(f"{n} citation{'s' if n != 1 else ''}")

@@ -118,7 +118,44 @@ def test_a_note_on_the_rulings_own_reasoning_is_a_note() -> None:
 
 def test_json_keeps_everything() -> None:
     doc = json.loads(cli("rule", "--answers", JEB2, "--no-input", "--json").stdout)
-    assert len(doc["notes"]) == 3 and len(doc["ruling"]["cite"]) == 5
+    assert len(doc["notes"]) + len(doc["other_sources"]) == 3 and len(doc["ruling"]["cite"]) == 5
+    assert any("Chels Dot Bam" in n for n in doc["other_sources"])
+
+
+def test_a_note_that_names_a_source_is_still_the_ruling_s_own_note() -> None:
+    """Only what the ruleset files under `other_sources:` is labelled so: a note that names the
+    AMJA guide as this ruling's own basis is a note (a wording rule once filed it apart)."""
+    full = cli("rule", "mahjong-in-error", "-a", "others_acted=one", "-a", "survivor_later_dead=yes",
+               "-a", "attempted_value=30", "--seat", "declarer=East", "--seat", "exposer=South",
+               "--seat", "survivor_dead=West", "--no-input", "--full").stdout
+    text = " ".join(full.split())
+    assert "Notes: This double payment is the AMJA guide's rule" in text
+    assert "Other sources:" not in full
+
+
+def test_other_sources_are_what_the_ruleset_files_as_such(tmp_path) -> None:
+    """A ruling's `other_sources:` go under "Other sources:" after the verdict, whatever their
+    words; its `notes:` under "Notes:", whatever sources they name."""
+    folder = tmp_path / "ours"
+    (folder / "situations").mkdir(parents=True)
+    (folder / "ruleset.yaml").write_text('id: ours\ntitle: Ours\nversion: "1"\nextends: nmjl\n')
+    (folder / "situations" / "wrong-end.yaml").write_text(
+        "patch: wrong-end\n"
+        "nodes:\n"
+        "  restart:\n"
+        "    ruling:\n"
+        "      id: OUR-WE-3\n"
+        "      says: The hand is replayed.\n"
+        "      game: replay\n"
+        "      notes: [The AMJA guide and the League agree on this.]\n"
+        "      other_sources: [Some groups let the first picker keep her tile.]\n"
+        "      cite: [AMJA-PLAY]\n")
+    r = cli("rule", "wrong-end", "-r", str(folder), "-a", "several_wrong_end=yes", "--no-input", "--full")
+    assert r.code == 0, r.stderr
+    text = " ".join(r.stdout.split())
+    assert "Notes: The AMJA guide and the League agree on this." in text
+    assert "Other sources: Some groups let the first picker keep her tile." in text
+    assert text.index("Game:") < text.index("Other sources:")
 
 
 # ---------------------------------------------------------------------------
