@@ -28,7 +28,6 @@ IRREGULAR_PAST = {
     "show": "showed", "sit": "sat", "speak": "spoke", "spend": "spent", "stand": "stood", "steal": "stole",
     "take": "took", "tell": "told", "think": "thought", "throw": "threw", "win": "won", "be": "was",
 }
-FINITE = set(MOVES) | {"did", "does", "do", "might", "shall"} | set(IRREGULAR_PAST.values())
 
 
 def past(verb: str) -> str:
@@ -182,9 +181,3 @@ def choice_label(label: str) -> str:
     if first in ("Mah", "East", "South", "West", "North", "AMJA", "NMJL", "League") or (first.isupper() and len(first) > 1):
         return text
     return text[:1].lower() + text[1:]
-
-
-def finite(word: str) -> bool:
-    """A verb form that can follow a subject: an auxiliary, a past tense, or a present in -s."""
-    w = word.lower().strip(",;:…")
-    return w in FINITE or w.endswith("ed") or (w.endswith("s") and not w.endswith("ss"))
