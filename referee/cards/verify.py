@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from ..errors import UsageError
 from .index import BITS, GUARD, CardIndex, Target, over, pack, total
-from .tiles import (HAND_SIZE, KINDS, SUIT_LETTERS, WHITE, Exposure, check_supply, count, counts, group_text, name,
+from .tiles import (COPIES, HAND_SIZE, KINDS, SUIT_LETTERS, WHITE, Exposure, check_supply, count, counts, group_text, name,
                     parse_exposure, parse_tiles, short)
 
 SIZE_WORD = {1: "single", 2: "pair", 3: "pung", 4: "kong", 5: "quint", 6: "sextet"}
@@ -231,6 +231,7 @@ def reasons(tg: Target, hand: Hand) -> list[str]:
         upper = [bounds[1] >> (BITS * t) & mask for t in range(KINDS)]
         c, jokers = hand.concealed, hand.concealed_jokers
     holes = 0
+    short: list[tuple[int, int, int]] = []  # (tile, places a natural or a joker could fill, naturals held)
     for t in range(KINDS):
         if lower[t] > c[t]:
             out.append(_missing_natural(tg, t, lower[t] - c[t]))
@@ -238,13 +239,34 @@ def reasons(tg: Target, hand: Hand) -> list[str]:
             extra = c[t] - upper[t]
             out.append(f"has {count(extra, t)} this line has no place for" if upper[t] == 0 else
                        f"has {count(extra, t)} more than this line holds (it takes {upper[t]})")
-        holes += max(0, (upper[t] - lower[t]) - max(0, min(c[t], upper[t]) - lower[t]))
+        gap = upper[t] - max(c[t], lower[t])
+        if gap > 0:
+            holes += gap
+            short.append((t, gap, max(c[t], lower[t])))
     if jokers > holes:
         extra = jokers - holes
         out.append(f"{extra} joker{'s' if extra != 1 else ''} with nowhere legal to go (the places left take no joker)")
-    elif jokers < holes and not any(c[t] > upper[t] for t in range(KINDS)):
-        out.append(f"needs {holes - jokers} more tile{'s' if holes - jokers != 1 else ''} for its pungs, kongs and larger groups")
+    elif jokers < holes:  # what the groups still lack, tile by tile: her jokers cannot fill it all
+        out += [_missing_place(tg, t, gap, held) for t, gap, held in short]
+        if jokers:
+            out.append(f"her {jokers} joker{'s' if jokers != 1 else ''} can fill only {jokers} of those {holes} places")
     return out
+
+
+_ORDINAL = {2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh", 8: "eighth"}
+
+
+def _missing_place(tg: Target, t: int, gap: int, held: int) -> str:
+    """'needs a fourth 3 Dot for the kong 3333D (or a joker)', 'needs three more Flowers for ...'."""
+    if gap == 1 and held and held + 1 in _ORDINAL:
+        what = f"a {_ORDINAL[held + 1]} {name(t)}"
+    else:
+        what = count(gap, t).replace(" ", " more ", 1) if held else count(gap, t)
+    groups = [f"the {SIZE_WORD.get(len(tiles), 'group')} {block_text(tiles)}" for tiles, jok in tg.blocks if jok and t in tiles]
+    where = f" for {' and '.join(groups)}" if groups else ""
+    if held + gap > COPIES[t]:  # more than the set holds: only jokers can make up the rest
+        return f"needs {what}{where}; the set has only {COPIES[t]}, so a joker must stand in"
+    return f"needs {what}{where} (or {'a joker' if gap == 1 else 'jokers'})"
 
 
 def _missing_natural(tg: Target, t: int, short_by: int) -> str:
