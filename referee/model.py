@@ -103,6 +103,10 @@ class FactDef(Strict):
         "card line, or makes none), dead/alive (yesno: no line is still possible for the player, or one is), value "
         "(number: the card value of the hand's best line), singles-and-pairs (yesno: that line is a Singles and Pairs hand), "
         "jokerless (yesno: 'no' when the hand holds a joker; a hand without one is still asked, for the announcement)")
+    card_claims: dict[str, Literal["valid", "invalid", "dead", "alive"]] = Field(
+        default_factory=dict, description="For type choice: answers that claim what the card can tell from tiles "
+        "(challenger: dead - 'the challenger was right' claims her hand was dead). With tiles entered, such an "
+        "answer the tiles contradict is refused, and one they bear out cites the card")
 
     @model_validator(mode="after")
     def _choices_only_for_choice(self) -> "FactDef":
@@ -114,6 +118,8 @@ class FactDef(Strict):
             raise ValueError("'seats' and 'may_also_be' are only for type seat or seats")
         if self.type != "number" and self.multiple_of is not None:
             raise ValueError("'multiple_of' is only for type number")
+        if self.card_claims and (self.type != "choice" or not set(self.card_claims) <= set(self.choices or {})):
+            raise ValueError("'card_claims' is for type choice, keyed by its choices")
         if self.card is not None and self.type != ("number" if self.card == "value" else "yesno"):
             raise ValueError(f"card: {self.card} answers a {'number' if self.card == 'value' else 'yesno'} fact, not a {self.type} one")
         if self.choices:

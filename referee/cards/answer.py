@@ -7,7 +7,7 @@ answers files and scenarios (`hand:`, `table:`); the engine itself never sees a 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from ..errors import UsageError
@@ -22,6 +22,7 @@ class FromTiles:
     verdict: Verdict | None = None  # the declared hand, checked
     dead: DeadVerdict | None = None  # the table, judged
     answered: tuple[str, ...] = ()  # the facts `fill` answered
+    claims: dict[str, dict[str, str]] = field(default_factory=dict)  # choice facts that claim what the card says
 
     def value_of(self, kind: str) -> Any:
         """The answer tiles give for a fact of this `card:` kind, or None when they do not say."""
@@ -39,11 +40,19 @@ class FromTiles:
         return None
 
     def fill(self, definitions: Iterable[tuple[str, Any]], given: dict[str, Any]) -> dict[str, str]:
-        """The facts the tiles answer, {name: value}; an answer given that the tiles contradict is refused."""
+        """The facts the tiles answer, {name: value}; an answer given that the tiles contradict is
+        refused, be it to a fact the card answers or a choice that claims what the card would say
+        (`card_claims`: "the challenger was right" claims her hand was dead)."""
         found: dict[str, Any] = {}
         for name, definition in definitions:
             kind = getattr(definition, "card", None)
             value = self.value_of(kind) if kind else None
+            claims = getattr(definition, "card_claims", None)
+            if claims:
+                self.claims.setdefault(name, claims)
+                refused = self.refuses(definition, given.get(name))
+                if refused:
+                    raise UsageError(f"{name}={given[name]} {refused}")
             if value is None or name in found:
                 continue
             if given.get(name) is not None and given[name] != value:
@@ -52,12 +61,23 @@ class FromTiles:
         self.answered = tuple(found)
         return found
 
+    def refuses(self, definition: Any, answer: Any) -> str | None:
+        """Why the tiles refuse this answer to a choice that claims what the card says, or None."""
+        kind = (getattr(definition, "card_claims", None) or {}).get(answer)
+        if kind is None or self.value_of(kind) != "no":
+            return None
+        return f"contradicts the tiles, which say {_OPPOSITE[kind]}: {self.summary()}"
+
     def attach(self, outcome: Any) -> None:
-        """Put the card's word on an outcome that read a fact the tiles answered."""
+        """Put the card's word on an outcome that read a fact the tiles answered or bore out."""
         read = [n for n in self.answered if n in outcome.used]
-        if read:
+        borne = [n for n, claims in self.claims.items() if n in outcome.used and outcome.facts.get(n) in claims
+                 and self.value_of(claims[outcome.facts[n]]) == "yes"]
+        if read or borne:
             outcome.evidence = self.evidence()
             outcome.card = {**self.json(), "answered": {n: outcome.facts.get(n) for n in read}}
+            if borne:
+                outcome.card["confirmed"] = {n: outcome.facts.get(n) for n in borne}
 
     def summary(self) -> str:
         """One sentence: what the card says about these tiles."""
@@ -106,6 +126,10 @@ class FromTiles:
         return doc
 
 
+_OPPOSITE = {"dead": "her hand was not dead", "alive": "her hand was dead",
+             "valid": "the hand makes no line", "invalid": "the hand makes a line"}  # what a 'no' to the claim means
+
+
 def from_tiles(card: CardIndex, hand: str | None = None, exposed: list[str] | None = None,
                table: dict[str, Any] | None = None) -> FromTiles:
     """Check the declared hand (`hand`, `exposed`) and/or judge the table (exposed, discards, exposed_by_others)."""
@@ -121,9 +145,9 @@ def from_tiles(card: CardIndex, hand: str | None = None, exposed: list[str] | No
 
 def card_facts(rs: Any) -> list[tuple[str, Any]]:
     """Every fact of a ruleset the card can answer: shared facts, then each situation's own."""
-    found = [(n, d) for n, d in rs.facts.items() if d.card]
+    found = [(n, d) for n, d in rs.facts.items() if d.card or d.card_claims]
     for sit in rs.situations.values():
-        found += [(n, d) for n, d in sit.facts.items() if d.card]
+        found += [(n, d) for n, d in sit.facts.items() if d.card or d.card_claims]
     return found
 
 

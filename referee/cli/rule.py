@@ -10,7 +10,7 @@ import typer
 
 from ..errors import LoadError, UsageError
 from .tiles import (RULE_CARD_OPT, RULE_DISCARDS_OPT, RULE_EXPOSED_OPT, RULE_HAND_OPT, RULE_OTHERS_OPT, ask_tiles,
-                    entered_tiles, known_from_tiles, offer_tiles, rule_tiles)
+                    entered_tiles, known_from_tiles, offer_tiles, refused_by_tiles, rule_tiles)
 from . import _pairs, app, ask, err, examples, guarded, out, print_json, safe
 from .show import is_terminal, styled, wrap, wrapped
 
@@ -236,6 +236,9 @@ def _resolve(rs: Any, sid: str, facts: dict[str, Any], players: dict[str, str], 
             continue
         try:  # e.g. two roles on one seat: refuse this answer and ask this question again
             check_answer(rs, sid, {**facts, step.fact: answer}, step.fact)
+            refused = refused_by_tiles(step, answer)  # "the challenger was right", but the tiles say not
+            if refused:
+                raise UsageError(refused)
         except UsageError as exc:
             wrapped(ask, _in_words(exc.message, step), style="red")
             continue

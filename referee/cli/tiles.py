@@ -135,6 +135,15 @@ def known_from_tiles(step: Any) -> Any:
     return tiles.value_of(kind) if tiles is not None and kind else None
 
 
+def refused_by_tiles(step: Any, answer: Any) -> str | None:
+    """Why the tiles entered so far refuse an answer that claims what the card says, or None."""
+    tiles = PROMPT.get("tiles")
+    if tiles is None or not getattr(step.definition, "card_claims", None):
+        return None
+    why = tiles.refuses(step.definition, answer)
+    return f"{step.fact}={answer} {why}" if why else None
+
+
 def entered_tiles() -> Any:
     return PROMPT.get("tiles")
 

@@ -1,0 +1,75 @@
+"""A choice that claims what the card would say ("the challenger was right": her hand was dead) is
+checked against the tiles when they were entered, as a fact the card answers is."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from referee.model import FactDef
+
+CHALLENGE = ["rule", "dead-challenge-contested", "-x", "22J2B", "-x", "44JJC", "--card", "practice",
+             "--seat", "challenger=East", "--seat", "challenged=South"]
+ALIVE = ["--discards", "6D 6D 9B J"]  # one 6 Dot still unseen: E2's pair can still be made
+DEAD = ["--discards", "9B J", "--exposed-by-others", "66J6D"]  # three 6 Dots out: E2 is gone
+
+
+def flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+@pytest.mark.parametrize("claim,table,says", [
+    ("challenger", ALIVE, "which say her hand was not dead"),
+    ("challenged", DEAD, "which say her hand was dead"),
+])
+def test_a_claim_the_tiles_contradict_is_refused(cli, claim, table, says) -> None:
+    r = cli(*CHALLENGE, *table, "--no-input", "-a", f"challenge_outcome={claim}")
+    assert r.exit_code == 2
+    text = flat(r.output)
+    assert f"challenge_outcome={claim} contradicts the tiles, {says}" in text
+    assert "E2" in text  # the line it rests on, as the judge reads it out
+
+
+@pytest.mark.parametrize("claim,table,ruling", [("challenger", DEAD, "DCC-2"), ("challenged", ALIVE, "DCC-3")])
+def test_a_claim_the_tiles_bear_out_cites_the_card(cli, claim, table, ruling) -> None:
+    r = cli(*CHALLENGE, *table, "--no-input", "--json", "-a", f"challenge_outcome={claim}")
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.output)
+    assert doc["ruling"]["id"] == ruling
+    assert doc["card"]["confirmed"] == {"challenge_outcome": claim}
+    assert doc["card"]["table"]["dead"] is (claim == "challenger")
+
+
+def test_without_tiles_the_judges_word_stands(cli) -> None:
+    r = cli("rule", "dead-challenge-contested", "--seat", "challenger=East", "--seat", "challenged=South",
+            "--no-input", "--json", "-a", "challenge_outcome=challenger")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["ruling"]["id"] == "DCC-2"
+
+
+def test_at_the_prompt_a_claim_the_tiles_contradict_is_asked_again(cli) -> None:
+    typed = "challenger\nchallenged\n"
+    r = cli(*CHALLENGE, *ALIVE, input=typed)
+    assert r.exit_code == 0, r.output
+    text = flat(r.output)
+    assert "challenge_outcome=challenger contradicts the tiles, which say her hand was not dead" in text
+    assert "DCC-3" in text and "East pays South 50" in text
+
+
+def test_an_answers_file_claim_the_tiles_contradict_is_placed_in_the_file(cli, tmp_path) -> None:
+    f = tmp_path / "claim.yaml"
+    f.write_text("situation: dead-challenge-contested\ncard: practice\n"
+                 "table: {exposed: [22J2B, 44JJC], discards: 6D 6D 9B J}\n"
+                 "answers: {challenge_outcome: challenger}\nseats: {challenger: North, challenged: South}\n",
+                 encoding="utf-8")
+    r = cli("rule", "--answers", str(f), "--no-input")
+    assert r.exit_code != 0
+    assert f"{f}:" in r.output and "contradicts the tiles" in flat(r.output)
+
+
+def test_claims_are_for_a_choice_and_name_its_choices() -> None:
+    FactDef(type="choice", ask="Who?", choices={"a": "A", "b": "B"}, card_claims={"a": "dead"})
+    with pytest.raises(ValueError, match="card_claims"):
+        FactDef(type="choice", ask="Who?", choices={"a": "A"}, card_claims={"z": "dead"})
+    with pytest.raises(ValueError, match="card_claims"):
+        FactDef(type="yesno", ask="Dead?", card_claims={"yes": "dead"})
