@@ -5,7 +5,7 @@ import difflib
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from . import model as m
 from .answers import example, normalize, players_map
@@ -128,8 +128,11 @@ def load_file(path: Path, fallback: str = "nmjl") -> Scenario:
     return Scenario(path, doc, data, ruleset_for(path, data, fallback), data.situation)
 
 
-def facts_of(rs: Ruleset, sc: Scenario) -> tuple[dict[str, Any], dict[str, str]]:
-    """Facts and players from a file, with errors placed at the offending line."""
+def facts_of(rs: Ruleset, sc: Scenario, card: str | None = None,
+             event_card: Callable[[], str | None] | None = None) -> tuple[dict[str, Any], dict[str, str]]:
+    """Facts and players from a file, with errors placed at the offending line. The file's `hand:`
+    and `table:` are read against `card` (--card), else the file's card:, else `event_card()`
+    (the event's, for `rule --answers`), else the ruleset's."""
     facts: dict[str, Any] = {}
     for section, items, what in (("answers", sc.data.answers, "fact"), ("seats", sc.data.seats, "role")):
         for name, value in items.items():
@@ -138,7 +141,7 @@ def facts_of(rs: Ruleset, sc: Scenario) -> tuple[dict[str, Any], dict[str, str]]
             except UsageError as exc:
                 raise LoadError([Problem(sc.doc.place((section, name)), exc.message)]) from None
     if sc.data.hand is not None or sc.data.table is not None:
-        facts.update(_from_tiles(rs, sc, facts))
+        facts.update(_from_tiles(rs, sc, facts, card, event_card))
     players: dict[str, str] = {}
     for key, name in sc.data.players.items():
         try:
@@ -148,19 +151,24 @@ def facts_of(rs: Ruleset, sc: Scenario) -> tuple[dict[str, Any], dict[str, str]]
     return facts, players
 
 
-def _from_tiles(rs: Ruleset, sc: Scenario, facts: dict[str, Any]) -> dict[str, Any]:
+def _from_tiles(rs: Ruleset, sc: Scenario, facts: dict[str, Any], card: str | None = None,
+                event_card: Callable[[], str | None] | None = None) -> dict[str, Any]:
     """The facts a file's `hand:` or `table:` answers through the card; a problem is placed in the file."""
     from .cards.answer import card_facts, card_of, from_tiles
 
     name = sc.data.card
     if name and ("/" in name or name.endswith((".yaml", ".yml"))) and not Path(name).is_absolute():
         name = str(sc.path.parent / name)  # a card file is read from beside the answers file
+    # A card named outside the file (--card; the event's when the file names none) is not the
+    # file's to answer for: its problem is said as it is, not placed in the file.
+    outside = card or (None if name else event_card() if event_card else None)
+    chosen = card_of(rs, outside) if outside else None
     hand, table = sc.data.hand, sc.data.table
     where: tuple[str, ...] = ("card",) if sc.data.card else ("hand",) if hand is not None else ("table",)
     try:
-        card = card_of(rs, name)
+        chosen = chosen or card_of(rs, name)
         where = ("hand",) if hand is not None else ("table",)
-        sc.tiles = from_tiles(card, hand.tiles if hand else None, list(hand.exposed) if hand else None,
+        sc.tiles = from_tiles(chosen, hand.tiles if hand else None, list(hand.exposed) if hand else None,
                               table.model_dump() if table is not None else None)
         return sc.tiles.fill(card_facts(rs), facts)
     except UsageError as exc:

@@ -73,3 +73,55 @@ def test_claims_are_for_a_choice_and_name_its_choices() -> None:
         FactDef(type="choice", ask="Who?", choices={"a": "A"}, card_claims={"z": "dead"})
     with pytest.raises(ValueError, match="card_claims"):
         FactDef(type="yesno", ask="Dead?", card_claims={"yes": "dead"})
+
+
+# --- an answers file's tiles and the event's card ---
+
+ANSWERS = ("situation: mahjong-verification\nhand: {tiles: FF 2033B 333JC 3333D, exposed: [333JC]}\n"
+           "answers: {mj_hand_shown: 'yes', win_how: discard}\nseats: {winner: East, discarder: South}\n")
+
+
+def _event(cli, monkeypatch, tmp_path, card: str | None) -> None:
+    monkeypatch.setenv("REFEREE_DB", str(tmp_path / "rulings.db"))
+    monkeypatch.delenv("REFEREE_CARD", raising=False)
+    if card:
+        assert cli("log", "event", "--card", card).exit_code == 0
+
+
+def _my_card(tmp_path) -> str:
+    """The practice card under another id, so the ruling shows which card it read."""
+    from referee.cards.store import locate
+
+    text = locate("practice").read_text(encoding="utf-8").replace("card: practice", "card: my-card", 1)
+    path = tmp_path / "my-card.yaml"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_an_answers_file_with_tiles_reads_the_events_card(cli, monkeypatch, tmp_path) -> None:
+    _event(cli, monkeypatch, tmp_path, _my_card(tmp_path))
+    f = tmp_path / "answers.yaml"
+    f.write_text(ANSWERS, encoding="utf-8")
+    r = cli("rule", "--answers", str(f), "--no-input", "--no-log", "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["card"]["id"] == "my-card"
+
+
+def test_the_files_card_and_then_card_come_before_the_events(cli, monkeypatch, tmp_path) -> None:
+    _event(cli, monkeypatch, tmp_path, _my_card(tmp_path))
+    f = tmp_path / "answers.yaml"
+    f.write_text("card: practice\n" + ANSWERS, encoding="utf-8")
+    r = cli("rule", "--answers", str(f), "--no-input", "--no-log", "--json")
+    assert json.loads(r.output)["card"]["id"] == "practice"
+    g = tmp_path / "plain.yaml"
+    g.write_text(ANSWERS, encoding="utf-8")
+    r = cli("rule", "--answers", str(g), "--no-input", "--no-log", "--json", "--card", "practice")
+    assert json.loads(r.output)["card"]["id"] == "practice"
+
+
+def test_an_answers_file_with_tiles_and_no_card_anywhere_says_how_to_name_one(cli, monkeypatch, tmp_path) -> None:
+    _event(cli, monkeypatch, tmp_path, None)
+    f = tmp_path / "answers.yaml"
+    f.write_text(ANSWERS, encoding="utf-8")
+    r = cli("rule", "--answers", str(f), "--no-input", "--no-log")
+    assert r.exit_code != 0 and "no card" in flat(r.output)

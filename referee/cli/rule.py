@@ -357,7 +357,7 @@ def rule(
     --event or --db is given or an event is configured (REFEREE_EVENT, 'referee log event');
     --no-log records nothing. Without any of these the log is not opened at all.
     """
-    from ..store.context import db_path, log_context, read_event
+    from ..store.context import db_path, event_card, log_context, read_event
     from .defaults import check_default, differs, event_default
 
     situation = " ".join(words) if words else None  # `referee rule wrong end` as typed, no quotes
@@ -398,7 +398,7 @@ def rule(
         sid = _pick_situation(rs, situation, no_input, shown_for if may_leave else None)
         if sc is not None:
             sc.situation = sid
-            file_facts, players = facts_of(rs, sc)
+            file_facts, players = facts_of(rs, sc, card, event_card)  # --card, the file's, the event's card
         facts = dict(file_facts)
         given = {name: (value, "fact") for name, value in _pairs(answer, "--answer").items()}
         given |= {name: (value, "role") for name, value in _pairs(seat, "--seat").items()}

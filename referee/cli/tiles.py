@@ -30,12 +30,7 @@ def rule_tiles(rs: Any, sc: Any, card: str | None, hand: str | None, exposed: li
     """The card's answers for `rule`: facts the tiles settle are added to `facts`; returns the
     FromTiles to attach to the outcome (None when no tiles were given, here or in the answers file)."""
     typed = hand is not None or discards is not None or bool(others) or bool(exposed)
-    if not typed:
-        if sc is not None and sc.tiles is not None and card:
-            data = sc.data
-            hand, exposed = (data.hand.tiles, list(data.hand.exposed)) if data.hand else (None, [])
-            table = data.table.model_dump() if data.table else None
-            return _fill(rs, card, hand, exposed, table, facts)
+    if not typed:  # the answers file's tiles, read already against --card or the file's or event's card
         return sc.tiles if sc is not None else None
     table = None
     if discards is not None or others or hand is None:
