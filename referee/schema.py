@@ -8,12 +8,23 @@ from typing import Any
 from . import model as m
 
 SCHEMA_DIR = Path(__file__).resolve().parent / "schema"
-KINDS: dict[str, type] = {
+class _CardFile:
+    """A card file is read by referee.cards.notation, not by a model: its schema is built there."""
+
+    @staticmethod
+    def model_json_schema(by_alias: bool = True) -> dict[str, Any]:
+        from .cards.cardschema import schema
+
+        return schema()
+
+
+KINDS: dict[str, Any] = {
     "situation": m.Situation,
     "ruleset": m.RulesetMeta,
     "facts": m.FactsFile,
     "patch": m.SituationPatch,
     "scenario": m.Answers,
+    "card": _CardFile,
 }
 
 

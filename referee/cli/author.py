@@ -119,7 +119,7 @@ def test_(
 @app.command(epilog=examples("referee schema situation", "referee schema --write"))
 @guarded
 def schema(
-    kind: str = typer.Argument("situation", metavar="KIND", help="situation, ruleset, facts, patch or scenario."),
+    kind: str = typer.Argument("situation", metavar="KIND", help="situation, ruleset, facts, patch, scenario or card."),
     write: bool = typer.Option(False, "--write", help="Write every schema into the package's schema folder."),
 ) -> None:
     """Print the JSON Schema of a file kind, for editors' autocompletion."""
