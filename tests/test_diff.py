@@ -170,3 +170,25 @@ def test_json_keeps_every_path_and_adds_each_case_once(cli) -> None:
     case = next(c for c in data["cases"] if c["b"]["id"] == "CG-MJE-1")
     assert case["situation"] == "mahjong-in-error" and case["b"]["exit"] == "ruling"
     assert all(len(w) == len(words) for w, words in zip(case["ways"], case["ways_in_words"]))
+
+
+def test_a_seat_the_filler_picks_that_the_rulings_refuse_is_picked_again() -> None:
+    """Seats are filled in without asking; East filled in as an exposer where East's Heavenly
+    Hand makes her the declarer is the filler's mistake, not a ruling: the path is walked again
+    with other seats, and both rulesets rule it."""
+    r = diff(load_strict("nmjl"), load_strict("tournament"))
+    hh = next(s for s in r.situations if s.id == "heavenly-hand")
+    two = [d for d in hh.walked if d.answers.get("others_acted") == "two"]
+    assert two and all(d.a.ruling and d.b.ruling for d in two)
+    assert "East" not in two[0].details["exposers"]
+    assert not [d for s in r.situations for d in s.walked if d.a.error or d.b.error]
+
+
+def test_a_path_no_seats_can_rule_is_reported_once_as_first_walked() -> None:
+    """card-game asks for a discarder after a served-early false Mah Jongg a rival also claimed,
+    where all four seats already play other parts: no seat suits, and the path is reported once."""
+    r = diff(load_strict("nmjl"), load_strict("card-game"))
+    se = next(s for s in r.situations if s.id == "served-early")
+    errors = [d for d in se.walked if d.b.error]
+    assert len(errors) == 1 and errors[0].a.error is None
+    assert len({id(d) for d in se.walked}) == len(se.walked)

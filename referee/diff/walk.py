@@ -8,6 +8,7 @@ keep every path (differing or not) with the situations each side passed through,
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -167,14 +168,37 @@ def _detail(q: Question, facts: dict[str, Any]) -> Any:
     return next(iter(d.choices or {"none": ""}))
 
 
+RETRIES = 8  # other seats tried for one path whose first seats made a ruling refuse the table
+
+
+def _seat_options(q: Question, facts: dict[str, Any]) -> list[Any]:
+    """The value `_detail` picks first, then every other seat (or set of seats) it could be:
+    when all four are named already she is one of them, and which one only the rulings' own
+    checks can say; a seat a ruling fills in itself (East's Heavenly Hand) is not in the facts."""
+    first = _detail(q, facts)
+    if q.definition.type == "seat":
+        return [first] + [s for s in m.SEATS if s != first]
+    if q.definition.type == "seats":
+        others = [list(c) for c in itertools.combinations(m.SEATS, len(first)) if list(c) != first]
+        return [first] + others
+    return [first]
+
+
 def _explore(rs_a: Ruleset, rs_b: Ruleset, sid: str) -> tuple[int, list[Difference]]:
-    """Every path of one situation, in the order walked."""
+    """Every path of one situation, in the order walked.
+
+    Seats are filled in without asking; where the seat chosen makes either ruleset refuse the
+    table (the discarder named as a seat that already plays another part), the path is walked
+    again with the next seat, so a filler's choice is never reported as a difference."""
     walked: list[Difference] = []
+    given_up: set[int] = set()  # paths walked again with every seat in vain, recorded once
     paths = 0
-    # each item: (facts, decision answers in order)
-    stack: list[tuple[dict[str, Any], dict[str, Any]]] = [({}, {})]
+    # each item: (facts, decision answers in order, seats filled in with the seats not yet tried,
+    # retries left, the path as first walked when it is being walked again)
+    Tries = tuple[tuple[str, tuple[Any, ...]], ...]
+    stack: list[tuple[dict[str, Any], dict[str, Any], Tries, int, Difference | None]] = [({}, {}, (), RETRIES, None)]
     while stack and paths < MAX_PATHS:
-        facts, answers = stack.pop()
+        facts, answers, tries, retries, first_try = stack.pop()
         results: list[Outcome | Exception] = []
         branch_on: tuple[Ruleset, Question] | None = None
         detail: Question | None = None
@@ -195,23 +219,48 @@ def _explore(rs_a: Ruleset, rs_b: Ruleset, sid: str) -> tuple[int, list[Differen
         if branch_on is not None:
             rs, q = branch_on
             for value in reversed(_choices([rs, rs_b if rs is rs_a else rs_a], sid, q)):
-                stack.append(({**facts, q.fact: value}, {**answers, q.fact: value}))
+                stack.append(({**facts, q.fact: value}, {**answers, q.fact: value}, tries, retries, first_try))
             continue
         if detail is not None and detail.fact in NUMBER_BRANCHES:
             for value in reversed(NUMBER_BRANCHES[detail.fact]):
-                stack.append(({**facts, detail.fact: value}, {**answers, detail.fact: value}))
+                stack.append(({**facts, detail.fact: value}, {**answers, detail.fact: value}, tries, retries, first_try))
             continue
         if detail is not None:
-            stack.append(({**facts, detail.fact: _detail(detail, facts)}, answers))
+            first, *others = _seat_options(detail, facts)
+            stack.append(({**facts, detail.fact: first}, answers, (*tries, (detail.fact, tuple(others))), retries, first_try))
             continue
-        paths += 1
         a, b = _side(results[0], sid), _side(results[1], sid)  # type: ignore[arg-type]
         differs = [x for x in ASPECTS if a.key(x) != b.key(x)]
         if a.error != b.error:
             differs.insert(0, "error")
-        detail_facts = {k: v for k, v in facts.items() if k not in answers}
-        walked.append(Difference(answers, detail_facts, differs, a, b, sid))
+        here = Difference(answers, {k: v for k, v in facts.items() if k not in answers}, differs, a, b, sid)
+        if a.error is not None or b.error is not None:
+            again = _next_seats(facts, tries) if retries > 0 else None
+            if again is not None:
+                stack.append((again[0], answers, again[1], retries - 1, first_try or here))
+                continue
+            if first_try is not None:  # no seats suit both: the path as first walked says why
+                if id(first_try) in given_up:
+                    continue
+                given_up.add(id(first_try))
+                here = first_try
+        paths += 1
+        walked.append(here)
     return paths, walked
+
+
+def _next_seats(
+    facts: dict[str, Any], tries: tuple[tuple[str, tuple[Any, ...]], ...],
+) -> tuple[dict[str, Any], tuple[tuple[str, tuple[Any, ...]], ...]] | None:
+    """The facts with the latest seat that has another to try changed to it (and the seats
+    filled in after it cleared, to be filled in again), or None when every seat was tried."""
+    for i in reversed(range(len(tries))):
+        fact, left = tries[i]
+        if left:
+            later = {f for f, _ in tries[i + 1:]}
+            kept = {k: v for k, v in facts.items() if k not in later}
+            return {**kept, fact: left[0]}, (*tries[:i], (fact, left[1:]))
+    return None
 
 
 exc_placeholder = RefereeError("unfinished")
