@@ -61,9 +61,12 @@ class Target:
         its own tile and size, or None when they cannot all be placed. A joker-free exposure takes
         a no-joker group first, which leaves the fewest naturals still owed."""
         L, U = self.L, self.U
+        big = self._big if self._big is not None else self.big
+        if len(exposures) > 1:
+            exposures = sorted(exposures, key=lambda e: -e[2])  # exposures with jokers choose first
         used: dict[tuple[int, int], list[int]] = {}
-        for t, size, jokers in sorted(exposures, key=lambda e: -e[2]):  # exposures with jokers choose first
-            have = self.big.get((t, size))
+        for t, size, jokers in exposures:
+            have = big.get((t, size))
             if have is None:
                 return None
             taken = used.setdefault((t, size), [0, 0])
