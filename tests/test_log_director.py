@@ -64,6 +64,29 @@ def test_a_false_mahjong_counts_against_the_declarer_alone(db: Path) -> None:
     assert by["Nan"]["against"] == []
 
 
+def test_players_reads_only_what_a_record_needs(db: Path) -> None:
+    """A director's 10,000-ruling log: `log players` decodes who sat where, who was dead and who
+    paid, never the answers, questions, printed ruling or (unless it settled a Mah Jongg) the
+    whole ruling document. Columns it must not read are made unreadable here."""
+    import sqlite3
+
+    from referee.store.rulings import Filters, RulingsLog
+
+    rule(db, *DEAD, "-p", "West=Ruth", "-p", "East=Ann", "--event", "Spring Open")
+    rule(db, *PLAIN_MAHJONG, "--event", "Spring Open", ruleset="nmjl")
+    conn = sqlite3.connect(db)
+    with conn:
+        conn.execute("UPDATE rulings SET answers = 'x', seats = 'x', questions = 'x' WHERE 1")
+        conn.execute("UPDATE rulings SET outcome = 'x' WHERE ruling_id != 'VMJ-1'")
+    conn.close()
+    with RulingsLog.open(db) as log:
+        by = {p.name: p for p in log.players(Filters(event="Spring Open"))}
+        assert [(r.situation, r.event) for r in by["Ruth"].against] == [("picked-wrong-end", "Spring Open")]
+        assert by["Ruth"].dead == 1 and by["Sue"].against == [] and by["Sue"].rulings == 1
+        assert {p.name for p in log.players(Filters(player="ruth"))} == {"Ruth", "Ann", "Sue", "Nan"}
+        assert log.players(Filters(player="Zed")) == []
+
+
 # ---------------------------------------------------------------------------
 # log list
 

@@ -61,12 +61,41 @@ class Filters:
         return any(name.strip().casefold() == want for name in r.players.values())
 
 
+@dataclass(frozen=True)
+class Entry:
+    """A ruling as a player's record lists it: which, when and where (`log show ID` has the rest)."""
+
+    id: str
+    recorded_at: str
+    event: str | None
+    round: str | None
+    table: str | None
+    situation: str
+    ruled_in: str
+    ruling_id: str
+    game: str
+
+
+_ENTRY = ["id", "recorded_at", "event", "round", "table_no", "situation", "ruled_in", "ruling_id", "game"]
+# what `log players` reads: a 10,000-ruling log's answers, questions, printed text and ruling
+# documents took seconds to decode, and a record needs none of them
+# The ruling document is sent (and decoded) only where a settlement has lines in it: documents
+# are stored by json.dumps with its own separators, and a settlement is a list of strings.
+_RECORD = [*_ENTRY, "players", "dead", "payments", "points",
+           """CASE WHEN instr(outcome, '"settlement": ["') > 0 THEN outcome END"""]
+
+
+def _settled(outcome: str | None) -> bool:
+    """Whether a ruling settled a Mah Jongg by the standard schedule (its document's `settlement`)."""
+    return outcome is not None and bool(json.loads(outcome).get("settlement"))
+
+
 @dataclass
 class PlayerRecord:
     """One player's record in the log: what was ruled against her."""
 
     name: str
-    against: list[Ruling] = field(default_factory=list)  # rulings that made her dead, pay or lose points (or owe a penalty left open)
+    against: list[Entry] = field(default_factory=list)  # rulings that made her dead, pay or lose points (or owe a penalty left open)
     dead: int = 0
     paid: int = 0  # money, in the ruleset's unit
     paid_open: int = 0  # payments whose amount was left open
@@ -248,23 +277,35 @@ class RulingsLog:
         Only what a ruling holds against a player counts (see `against`); withdrawn rulings do not.
         """
         f = Filters(**{**(filters or Filters()).__dict__, "include_withdrawn": False})
+        where, args = f.where()
+        want = f.player.strip().casefold() if f.player else None
+        with self.db.guard():
+            rows = self.db.execute(f"SELECT {', '.join(_RECORD)} FROM rulings{where} ORDER BY recorded_at, id", args).fetchall()
         table: dict[str, PlayerRecord] = {}
-        for r in self.find(f):
-            for seat, name in r.players.items():
+        n = len(_ENTRY)
+        for row in rows:
+            players: dict[str, str] = json.loads(row[n])
+            if want is not None and all(name.strip().casefold() != want for name in players.values()):
+                continue
+            entry = Entry(*row[:n])
+            settled = _settled(row[n + 4])
+            dead_seats, payments, points = json.loads(row[n + 1]), json.loads(row[n + 2]), json.loads(row[n + 3])
+            for seat, name in players.items():
                 rec = table.setdefault(name.strip().casefold(), PlayerRecord(name.strip()))
                 rec.rulings += 1
-                dead, paid, lost, owed = against(r, seat)
+                dead, paid, lost, owed = against(settled, dead_seats, payments, points, seat)
                 rec.dead += dead
                 rec.paid += sum(p["amount"] for p in paid if p.get("amount") is not None)
                 rec.paid_open += sum(1 for p in paid if p.get("amount") is None)
                 rec.points_lost += -sum(lost)
                 rec.points_open += owed
                 if dead or paid or lost or owed:
-                    rec.against.append(r)
+                    rec.against.append(entry)
         return sorted(table.values(), key=lambda p: (-len(p.against), -p.dead, p.name.casefold()))
 
 
-def against(r: Ruling, seat: str) -> tuple[bool, list[dict[str, Any]], list[int], int]:
+def against(settled: bool, dead: list[str], payments: list[dict[str, Any]], points: list[dict[str, Any]],
+            seat: str) -> tuple[bool, list[dict[str, Any]], list[int], int]:
     """What a ruling holds against one seat: (dead, penalty payments, points lost, penalties left open).
 
     Settling a Mah Jongg is no offence: paying a valid Mah Jongg by the schedule (the discarder's
@@ -273,14 +314,14 @@ def against(r: Ruling, seat: str) -> tuple[bool, list[dict[str, Any]], list[int]
     hand, a payment she alone makes (a penalty, a fine, a lost challenge) and points she loses
     outside a settlement.
     """
-    if r.outcome.get("settlement"):  # paid by the standard schedule: ordinary scoring
-        return seat in r.dead, [], [], 0
-    payers = {p.get("from") for p in r.payments}
-    paid = [p for p in r.payments if p.get("from") == seat] if payers == {seat} else []
-    lost = [p["points"] for p in r.points if p.get("to") == seat and (p.get("points") or 0) < 0]
+    if settled:  # paid by the standard schedule: ordinary scoring
+        return seat in dead, [], [], 0
+    payers = {p.get("from") for p in payments}
+    paid = [p for p in payments if p.get("from") == seat] if payers == {seat} else []
+    lost = [p["points"] for p in points if p.get("to") == seat and (p.get("points") or 0) < 0]
     # the engine lists the winner's score first; a later award left open is a penalty still to be counted
-    owed = sum(1 for p in r.points[1:] if p.get("to") == seat and p.get("points") is None)
-    return seat in r.dead, paid, lost, owed
+    owed = sum(1 for p in points[1:] if p.get("to") == seat and p.get("points") is None)
+    return seat in dead, paid, lost, owed
 
 
 def check(path: Location) -> None:
