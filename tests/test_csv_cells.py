@@ -126,3 +126,22 @@ def test_points_have_a_column_per_seat_and_an_open_amount_says_so() -> None:
                         payments=[{"from": "West", "to": "South", "amount": None, "formula": "2 x hand value"}]))
     assert opened["south_points"] == "open" and opened["south_net"] == opened["west_net"] == "open"
     assert opened["east_net"] == 0 and "West pays South (Bea) an amount left open" in opened["payments"]
+
+
+def test_answers_are_the_choices_words_from_the_rules_the_ruling_was_made_under(tmp_path: Path) -> None:
+    """A choice is stored as its value ('one'); the sheet says what it means, in the words of the
+    rules recorded with the ruling (the log's snapshot), even after the files have changed."""
+    import shutil
+
+    rules = tmp_path / "house"
+    shutil.copytree(HOUSE, rules)
+    db = tmp_path / "r.db"
+    made = invoke("rule", "false-call", "-a", "others_acted=one", "-s", "declarer=East", "-s", "exposer=South",
+                  "--no-input", "--ruleset", rules, "--db", db)
+    assert made.exit_code == 0, made.output
+    facts = rules / "situations" / "false-call.yaml"
+    facts.write_text(facts.read_text(encoding="utf-8").replace("One player threw in", "Somebody else"), encoding="utf-8")
+    assert invoke(*DEAD, "--db", db).exit_code == 0  # a yes/no answer stays yes or no
+    by_ruling = {row["ruling_id"]: row for row in sheet(db, tmp_path)}
+    assert by_ruling["HF-2"]["answers"] == "What did the other players do before the hand was checked? One player threw in"
+    assert [row["answers"][-4:] for rid, row in by_ruling.items() if rid != "HF-2"] == ["? no"]

@@ -367,7 +367,7 @@ def export(
     with _open(db) as log:
         rulings = log.find(_filters(event, None, None, None, None, since))
         hashes = {r.ruleset_hash for r in rulings}
-        snaps = [s for s in log.snapshots() if s[0] in hashes] if fmt != "csv" else []
+        snaps = [s for s in log.snapshots() if s[0] in hashes]  # a CSV reads them for the answers' words
     if not with_origin:
         rulings = [replace(r, machine=None, ruleset_source=None) for r in rulings]
     text = render(rulings, snaps, fmt)

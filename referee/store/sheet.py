@@ -8,7 +8,9 @@ document is left out. JSONL keeps every field and is what `referee log import` r
 """
 from __future__ import annotations
 
-from typing import Any
+import tempfile
+from pathlib import Path
+from typing import Any, Iterable
 
 from ..model import SEATS
 from .record import Ruling
@@ -67,8 +69,38 @@ def _points(r: Ruling) -> dict[str, int | str]:
     return got
 
 
-def row(r: Ruling) -> dict[str, str | int]:
-    """One ruling as the sheet's cells (before they are made safe for a spreadsheet)."""
+def rules_of(snapshots: Iterable[tuple[str, str, str, bytes]]) -> dict[str, Any]:
+    """The rules each snapshot holds, loaded, by hash: the choices' words a ruling was answered
+    in. A copy that does not load is left out, and its rulings' answers stay as recorded."""
+    from ..errors import RefereeError
+    from ..loader import load
+    from .snapshot import restore
+
+    loaded: dict[str, Any] = {}
+    for snap in snapshots:
+        with tempfile.TemporaryDirectory(prefix="referee-sheet-") as tmp:
+            try:
+                rs, problems = load(restore(snap, Path(tmp)))
+            except RefereeError:
+                continue
+            if rs is not None and not problems:
+                loaded[snap[0]] = rs
+    return loaded
+
+
+def _answer(rs: Any, q: dict[str, Any]) -> str:
+    """An answer in the words its question offered: a choice's label, not its stored value."""
+    value = q.get("answer")
+    fact = rs.fact(str(q.get("fact")), q.get("situation")) if rs is not None else None
+    labels = (fact.choices or {}) if fact is not None else {}
+    if isinstance(value, list):
+        return ", ".join(labels.get(str(v), _text(v)) for v in value)
+    return labels.get(str(value), _text(value)) if value is not None else ""
+
+
+def row(r: Ruling, rules: dict[str, Any] | None = None) -> dict[str, str | int]:
+    """One ruling as the sheet's cells (before they are made safe for a spreadsheet); `rules`
+    (from rules_of) gives its answers in words."""
     d = r.as_dict()
     cells: dict[str, str | int] = {name: _text(d.get(name)) for name in COLUMNS if name in d}
     players = r.players
@@ -86,5 +118,6 @@ def row(r: Ruling) -> dict[str, str | int]:
         + (f" ({p['formula']})" if p.get("formula") else "") for p in r.payments)
     cells["points"] = "; ".join(f"{_named(str(a.get('to')), players)} {_amount(a.get('points'), signed=True)}" for a in r.points)
     cells["roles"] = "; ".join(f"{role.replace('_', ' ')}: {_text(seat)}" for role, seat in r.seats.items())
-    cells["answers"] = "; ".join(f"{q.get('question')} {_text(q.get('answer'))}" for q in r.questions)
+    rs = (rules or {}).get(r.ruleset_hash)
+    cells["answers"] = "; ".join(f"{q.get('question')} {_answer(rs, q)}" for q in r.questions)
     return cells

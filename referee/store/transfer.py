@@ -61,13 +61,14 @@ def export(rulings: list[Ruling], snapshots: list[Snapshot], fmt: str) -> str:
         lines += [json.dumps({"kind": "snapshot", **_snap_json(s)}) for s in snapshots]
         return "".join(line + "\n" for line in lines)
     if fmt == "csv":
-        from .sheet import COLUMNS, row
+        from .sheet import COLUMNS, row, rules_of
 
+        rules = rules_of(snapshots)  # not exported: they give the answers their words
         buf = io.StringIO()
         writer = csv.writer(buf, lineterminator="\n")
         writer.writerow(COLUMNS)
         for r in rulings:
-            cells = row(r)
+            cells = row(r, rules)
             # a number is never a formula: -100 stays a number the spreadsheet can sum
             writer.writerow([c if isinstance(c, int) else _guard(c) for c in (cells[name] for name in COLUMNS)])
         return buf.getvalue()

@@ -127,11 +127,9 @@ def export(request: Request) -> Response:
     if fmt not in FORMATS:
         raise HTTPException(400, f"Unknown format '{fmt[:20]}'; choose one of {', '.join(FORMATS)}.")
     rows = _rows(w, _filters(request))
-    snaps: list[Any] = []
-    if fmt != "csv":
-        with w.log() as log:
-            wanted = {r.ruleset_hash for r in rows}
-            snaps = [s for s in log.snapshots() if s[0] in wanted]
+    with w.log() as log:  # a CSV reads them for the answers' words
+        wanted = {r.ruleset_hash for r in rows}
+        snaps = [s for s in log.snapshots() if s[0] in wanted]
     body = dump(rows, snaps, fmt)
     kind = {"csv": "text/csv", "json": "application/json", "jsonl": "application/x-ndjson"}[fmt]
     return Response(body, media_type=kind + "; charset=utf-8",
