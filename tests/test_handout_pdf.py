@@ -95,6 +95,27 @@ class TestInOneBrowser:
             finally:
                 page.close()
 
+    def test_on_a_phone_a_wide_chart_opens_with_its_first_question_in_view(self, browser) -> None:  # type: ignore[no-untyped-def]
+        """A chart wider than the phone scrolls inside its figure; it opens with the question the
+        tree starts from on screen (the top layer's only box), not scrolled to its left edge."""
+        page = browser.new_page(viewport={"width": 390, "height": 800})
+        try:
+            page.set_content(build("nmjl", "html"), wait_until="load")
+            found = page.evaluate("""() => [...document.querySelectorAll('figure')].filter(
+                f => f.scrollWidth > f.clientWidth + 1).map(f => {
+                    const view = f.getBoundingClientRect();
+                    const asks = [...f.querySelectorAll('svg.flowchart g.ask rect')].map(r => r.getBoundingClientRect());
+                    const top = Math.min(...asks.map(b => b.top));
+                    const first = asks.find(b => b.top === top);
+                    return [f.closest('section').id, first.left >= view.left - 1 && first.right <= view.right + 1];
+                })""")
+            unscrolled = page.evaluate("window.scrollY")
+        finally:
+            page.close()
+        assert len(found) > 3  # nmjl has wide charts
+        assert [sid for sid, seen in found if not seen] == []
+        assert unscrolled == 0  # the page itself still opens at its top
+
     def test_on_a_phone_no_two_answers_of_a_chart_touch_as_the_browser_draws_them(self, browser) -> None:  # type: ignore[no-untyped-def]
         """The layout estimates glyph widths; here Chromium's own text boxes are measured at 390 px."""
         for ruleset in ("amja", "tournament"):  # amja has the widest fans (nine answers from one question)

@@ -364,19 +364,39 @@ def _fmt(v: float) -> str:
     return f"{round(v, 1):g}"
 
 
-_DRAWN: dict[tuple[object, ...], str] = {}  # the same tree under several rulesets is laid out once
+_DRAWN: dict[tuple[object, ...], tuple[str, float]] = {}  # the same tree under several rulesets is laid out once
 
 
-def svg(rs: Ruleset, sid: str) -> str:
-    """The flowchart of one situation as a standalone <svg> element."""
+def _drawn(rs: Ruleset, sid: str) -> tuple[str, float]:
+    """The chart's <svg> and the centre of the box it starts from (the top layer's only box)."""
     boxes, edges, start = _boxes(rs, sid, NARROWER[0])
     key = (sid, rs.situation(sid).title, start, tuple((k, b.kind, tuple(b.lines), b.dead) for k, b in boxes.items()),
            tuple((e.src, e.dst, e.label) for e in edges))
     if key not in _DRAWN:
         if len(_DRAWN) > 2000:
             _DRAWN.clear()
-        _DRAWN[key] = _draw(rs, sid, layout(rs, sid))
+        chart = layout(rs, sid)
+        _DRAWN[key] = (_draw(rs, sid, chart), chart.boxes[chart.layers[0][0]].x)
     return _DRAWN[key]
+
+
+def svg(rs: Ruleset, sid: str) -> str:
+    """The flowchart of one situation as a standalone <svg> element."""
+    return _drawn(rs, sid)[0]
+
+
+def figure(rs: Ruleset, sid: str) -> str:
+    """The booklet's <figure> of one situation's chart.
+
+    On a screen a chart wider than a phone scrolls inside its figure; left to itself it would
+    open at its left edge, with the question the tree starts from (drawn at the top centre of
+    its answers) off to the right. The empty marker at that question's x is the figure's
+    initial scroll target (style.css: scroll-initial-target), so it opens with the first
+    question in view, no script needed; a browser without that property opens at the left edge.
+    """
+    drawn, start_x = _drawn(rs, sid)
+    return (f'<figure class="chart" style="--start-x: {_fmt(start_x)}px">{drawn}'
+            '<span class="chart-start" aria-hidden="true"></span></figure>')
 
 
 def _draw(rs: Ruleset, sid: str, chart: Chart) -> str:

@@ -89,7 +89,7 @@ def booklet(rs: Ruleset, fmt: str, stamp: str | None = None, card: Any = None) -
     for phase in phases:
         for page in phase.pages:
             sid = page.situation.id
-            page.svg = Markup(flowchart.svg(rs, sid)) if fmt == "html" else Raw(
+            page.svg = Markup(flowchart.figure(rs, sid)) if fmt == "html" else Raw(
                 "```mermaid\n" + tree_graph(rs, sid, "mermaid").replace("`", "'") + "\n```")
     return _render("booklet", fmt, phases=phases, tables=paytable.tables(rs.scoring), glossary=content.glossary(rs),
                    sources=content.bibliography(rs), card=_card(card), **_head(rs, stamp))
