@@ -218,3 +218,13 @@ def test_an_export_without_its_origin_imports_back_as_the_same_rulings(db: Path,
     assert cli("log", "export", "-o", out, "--db", db).code == 0
     r = cli("log", "import", out, "--db", db)
     assert r.code == 0 and "1 ruling, 0 new" in r.stdout and "conflict" not in r.stdout + r.stderr
+
+
+def test_show_gives_a_choice_in_its_words(db: Path) -> None:
+    rule(db, "mahjong-in-error", "-a", "others_acted=two", "-a", "intact_dead_before=no", "-a", "exposers=South,West", "-a", "declared_value=40",
+         "-s", "declarer=East", ruleset="nmjl")
+    [rec] = records(db)
+    shown = " ".join(cli("log", "show", rec["id"], "--db", db).stdout.split())
+    assert "before the hand was checked? Two other players exposed tiles or threw in their hands (the wall is intact)" in shown
+    assert "intact already dead before the false call? no" in shown
+    assert rec["questions"][0]["answer"] == "two"  # the record keeps the value; --json shows it as stored

@@ -246,9 +246,13 @@ def show(
     """One ruling in full: when, where, who, the questions and answers, and the ruling as it was printed."""
     with _open(db) as log:
         r = log.get(ruling)
+        snap = log.snapshot(r.ruleset_hash) if not as_json and r.questions else None
     if as_json:
         print_json(r.as_dict())
         return
+    from ..store.sheet import answer_words, rules_of
+
+    rs = rules_of([snap]).get(r.ruleset_hash) if snap else None  # the choices' words as asked then
     wrapped(out, styled((f"Ruling {r.id}", "bold"), f"  {r.ruling_id} ({r.situation})"), rest="  ")
     if r.withdrawn:
         wrapped(out, styled(("WITHDRAWN", "bold red"), f" {_when(r.withdrawn_at)} by {r.withdrawn_by or 'unknown'}: {r.withdrawn_reason or ''}"), rest="  ")
@@ -261,8 +265,7 @@ def show(
     if r.questions:
         out.print("[bold]Questions:[/]")
         for i, q in enumerate(r.questions, 1):
-            answer = ", ".join(map(str, q["answer"])) if isinstance(q["answer"], list) else q["answer"]
-            wrapped(out, styled(f"{q['question']} ", (str(answer), "bold")), first=f"  {i}. ")
+            wrapped(out, styled(f"{q['question']} ", (answer_words(rs, q), "bold")), first=f"  {i}. ")
     if r.seats:
         wrapped(out, styled(("Seats:", "bold"), " " + ", ".join(f"{k}={_value(v)}" for k, v in r.seats.items())), rest="  ")
     asked = {q.get("fact") for q in r.questions}

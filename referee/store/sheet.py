@@ -88,8 +88,9 @@ def rules_of(snapshots: Iterable[tuple[str, str, str, bytes]]) -> dict[str, Any]
     return loaded
 
 
-def _answer(rs: Any, q: dict[str, Any]) -> str:
-    """An answer in the words its question offered: a choice's label, not its stored value."""
+def answer_words(rs: Any, q: dict[str, Any]) -> str:
+    """An answer in the words its question offered: a choice's label, not its stored value
+    (`rs` from rules_of; None leaves it as recorded). `log show` says it so too."""
     value = q.get("answer")
     fact = rs.fact(str(q.get("fact")), q.get("situation")) if rs is not None else None
     labels = (fact.choices or {}) if fact is not None else {}
@@ -119,5 +120,5 @@ def row(r: Ruling, rules: dict[str, Any] | None = None) -> dict[str, str | int]:
     cells["points"] = "; ".join(f"{_named(str(a.get('to')), players)} {_amount(a.get('points'), signed=True)}" for a in r.points)
     cells["roles"] = "; ".join(f"{role.replace('_', ' ')}: {_text(seat)}" for role, seat in r.seats.items())
     rs = (rules or {}).get(r.ruleset_hash)
-    cells["answers"] = "; ".join(f"{q.get('question')} {_answer(rs, q)}" for q in r.questions)
+    cells["answers"] = "; ".join(f"{q.get('question')} {answer_words(rs, q)}" for q in r.questions)
     return cells
