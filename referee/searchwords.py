@@ -276,6 +276,9 @@ def _words(text: str) -> list[tuple[str, str, bool]]:
 
 _LIGHT_STOP = frozenset("a an the of from to for on in it her his she is was and by at".split())
 _SAME_GAME = frozenset(("mahj", "maj", "mj", "mahjongg"))
+# Table slang for a false call: "bogus mahj" is the alias "false mahj" typed exactly, not a
+# story to rank (ranked, the shorter three-handed case outscored the common one).
+_SAME_AS_FALSE = frozenset(("bogus", "invalid", "phony", "fake", "erroneous", "incorrect"))
 
 
 def tokens(text: str) -> tuple[str, ...]:
@@ -284,7 +287,8 @@ def tokens(text: str) -> tuple[str, ...]:
     Only spelling is forgiven here ("Mah-Jongg" is "mahj"); every word with a meaning counts.
     """
     text = _MAHJONG.sub("mahjong", text[:MAX_CHARS].lower())
-    found = (_FORMS.get(w, (w,))[0] if w in _SAME_GAME else w for w in _WORD.findall(text))
+    found = (_FORMS.get(w, (w,))[0] if w in _SAME_GAME else "false" if w in _SAME_AS_FALSE else w
+             for w in _WORD.findall(text))
     return tuple(w for w in found if w not in _LIGHT_STOP)
 
 

@@ -209,6 +209,12 @@ def test_a_tile_on_the_floor_is_not_the_wrong_discard() -> None:
     assert _ids("grabbed", "the", "wrong", "tile", "from", "the", "floor")[0] == "wrong-tile-from-floor"  # the slang still works
 
 
+@pytest.mark.parametrize("slang", ["bogus", "invalid", "fake"])
+def test_a_false_call_in_slang_is_the_alias_typed_exactly(slang: str) -> None:
+    # ranked as a story, the three-handed case (shorter aliases) came first for "bogus mahj"
+    assert _ids(slang, "mahj")[0] == "mahjong-in-error"
+
+
 def test_a_near_tie_is_offered_as_such() -> None:
     r = cli("search", "joker", "exchange")
     lines = r.stdout.splitlines()
