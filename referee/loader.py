@@ -11,7 +11,7 @@ import errno
 import gc
 import hashlib
 import os
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -65,9 +65,17 @@ def locate(name: str, near: Path | None = None) -> Path:
         return known[name]
     if as_path.is_dir():  # a folder was meant: say what is missing, not that the id is unknown
         raise UsageError(f"{name}: not a ruleset folder (no ruleset.yaml in it)")
-    hint = difflib.get_close_matches(name, known, n=1)
+    hint = difflib.get_close_matches(name, known, n=1) or _ids_containing(name, known)
     also = f"; did you mean '{hint[0]}'?" if hint else f"; known: {', '.join(known) or 'none'}"
     raise UsageError(f"unknown ruleset '{name}'{also}")
+
+
+def _ids_containing(name: str, known: Iterable[str]) -> list[str]:
+    """The one id that has `name` as a whole part ('mahjcon' -> 'tournament-mahjcon', 'house' ->
+    'house-example'): a judge types the word she remembers, which is too short for a close match."""
+    word = name.strip().lower().replace("_", "-")
+    hits = [k for k in known if word and word in k.split("-")]
+    return hits if len(hits) == 1 else []
 
 
 class Origin:

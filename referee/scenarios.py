@@ -16,10 +16,29 @@ from .files import Document
 from .loader import Ruleset, data_dir, load_strict, validate
 
 
-def all_fact_names(rs: Ruleset) -> set[str]:
-    names = set(rs.facts)
-    for sit in rs.situations.values():
+def situation_fact_names(rs: Ruleset, sid: str) -> set[str]:
+    """Every fact and role a situation can be answered with: its own, the questions on its tree, the
+    numbers its rulings count with, and the same for each situation it goes on into."""
+    names: set[str] = set()
+    todo, seen = [sid], set()
+    while todo:
+        sit = rs.situations.get(todo.pop())
+        if sit is None or sit.id in seen:
+            continue
+        seen.add(sit.id)
         names |= set(sit.facts) | set(sit.roles)
+        for node in sit.nodes.values():
+            jumps: list[m.Target] = []
+            if isinstance(node, m.QuestionNode):
+                names.add(node.ask)
+                jumps = [t for _, t in node.branches()]
+            elif isinstance(node, m.GotoNode):
+                todo.append(node.goto)
+            elif isinstance(node, m.RulingNode):
+                r = node.ruling
+                names |= {x.of for x in [*r.pay, *r.points] if x.of} | ({r.settle.value} if r.settle else set())
+                jumps = [r.then] if r.then else []
+            todo += [t.goto for t in jumps if isinstance(t, m.Goto)]
     return names
 
 
@@ -34,7 +53,7 @@ def fact_for(rs: Ruleset, sid: str, name: str, what: str = "fact") -> m.FactDef:
                 return definition
         if what == "role":
             raise UsageError(_unknown_role(rs, sid, name))
-        hint = difflib.get_close_matches(name, all_fact_names(rs), n=1)
+        hint = difflib.get_close_matches(name, situation_fact_names(rs, sid), n=1)
         also = f"; did you mean '{hint[0]}'?" if hint else f"; see 'referee show {sid}'"
         raise UsageError(f"unknown fact '{name}' for situation '{sid}'{also}")
     return definition
@@ -42,7 +61,7 @@ def fact_for(rs: Ruleset, sid: str, name: str, what: str = "fact") -> m.FactDef:
 
 def _unknown_role(rs: Ruleset, sid: str, name: str) -> str:
     roles = list(rs.situations[sid].roles)
-    hint = difflib.get_close_matches(name, roles, n=1) or difflib.get_close_matches(name, all_fact_names(rs), n=1)
+    hint = difflib.get_close_matches(name, roles, n=1) or difflib.get_close_matches(name, situation_fact_names(rs, sid), n=1)
     if hint:
         also = f"; did you mean '{hint[0]}'?"
     elif roles:
