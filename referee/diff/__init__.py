@@ -9,8 +9,8 @@ differences sheet (`referee handout --sheet diff`) both call it.
 from __future__ import annotations
 
 from .owners import Exit, Owned, Summary, Worded, exit_text, key_of, owner, summarize, summary_json
-from .walk import ASPECTS, Difference, Report, Side, SituationDiff, describe, diff, report_json
+from .walk import ASPECTS, Difference, Report, Side, SituationDiff, describe, diff, every_ruling, report_json
 from .words import answer
 
 __all__ = ["ASPECTS", "Difference", "Exit", "Owned", "Report", "Side", "SituationDiff", "Summary", "Worded",
-           "answer", "describe", "diff", "exit_text", "key_of", "owner", "report_json", "summarize", "summary_json"]
+           "answer", "describe", "diff", "every_ruling", "exit_text", "key_of", "owner", "report_json", "summarize", "summary_json"]

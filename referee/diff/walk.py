@@ -9,6 +9,7 @@ keep every path (differing or not) with the situations each side passed through,
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -261,6 +262,15 @@ def _next_seats(
             kept = {k: v for k, v in facts.items() if k not in later}
             return {**kept, fact: left[0]}, (*tries[:i], (fact, left[1:]))
     return None
+
+
+def every_ruling(rs: Ruleset) -> Iterator[tuple[str, dict[str, Any], Side]]:
+    """Every path of every situation in one ruleset, as `diff` walks them (a ruleset against
+    itself): (situation, the answers that lead there, what is ruled). For checks that must hold
+    on every path, not only on the ones the scenarios take."""
+    for sid in sorted(rs.situations):
+        for path in _explore(rs, rs, sid)[1]:
+            yield sid, path.answers, path.a
 
 
 exc_placeholder = RefereeError("unfinished")
