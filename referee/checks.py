@@ -5,6 +5,7 @@ Every problem names the file that introduced it (an overlay's node names the ove
 from __future__ import annotations
 
 import difflib
+import re
 from collections import Counter, defaultdict
 from pathlib import Path
 
@@ -16,6 +17,10 @@ from .loader import Ruleset
 from .search import words as search_words
 
 Key = tuple[str, str]  # (situation, node)
+# A payment amount in words ("pays double", "paid ... the hand value"): true only of money games, so
+# a ruleset that scores points must not read it out.
+MONEY_TEXT = re.compile(r"\b(pay|pays|paid|payment|payments)\b[^.;:]*?\b(doubl\w*|twice|single|four times|the hand value|the value)\b",
+                        re.IGNORECASE)
 
 
 def _target_key(sid: str, target: m.Target, rs: Ruleset) -> Key | None:
@@ -54,6 +59,7 @@ def lint(rs: Ruleset) -> list[Problem]:
     ruling_ids: dict[str, Place] = {}
     alias_owner: dict[str, str] = {}
 
+    problems += _check_recite(rs)
     for name, fact in rs.facts.items():
         problems += _check_fact(name, fact, lambda *sub: rs.fact_origin[name].place(*sub) if name in rs.fact_origin else Place(str(rs.folder)))
     for sid, sit in rs.situations.items():
@@ -400,6 +406,12 @@ def _check_ruling(rs: Ruleset, sid: str, nid: str, r: m.Ruling, node_place) -> l
             out.append(Problem(at("pay", i), "a payment from a group to a group names nobody: name a role on one side"))
     if r.pay and not money:
         out.append(Problem(at("pay"), f"ruleset '{rs.id}' scores points: use 'points', not 'pay'"))
+    if not money:
+        for key, text in [("says", r.says), ("owed", r.owed), *(("tiles", t) for t in r.tiles), *(("procedure", t) for t in r.procedure)]:
+            said = MONEY_TEXT.search(" ".join(text.split()))
+            if said:
+                out.append(Problem(at(key), f"ruling {r.id} says '{said.group(0)}', but ruleset '{rs.id}' scores points: "
+                                   "its text must say what the points say (re-rule it in this ruleset)"))
     for i, a in enumerate(r.points):
         need(a.to, ("seat", "seats"), at("points", i, "to"), "points for", groups=True)
         if a.of:
@@ -463,6 +475,20 @@ def _check_may_also_be(rs: Ruleset, sid: str, sit_place) -> list[Problem]:  # ty
                 if fact is None or fact.type not in ("seat", "seats"):
                     out.append(Problem(sit_place(sid, section, name, "may_also_be"),
                                        f"may_also_be: '{other}' is not a seat role or seats fact of '{sid}'"))
+    return out
+
+
+def _check_recite(rs: Ruleset) -> list[Problem]:
+    """Each `recite` entry names sources the ruleset has, and sections they list."""
+    out: list[Problem] = []
+    for i, rc in enumerate(rs.meta.recite):
+        where = rs.meta_origin.place("recite", i) if rs.meta_origin else Place(str(rs.folder), 1, 1)
+        key, _, section = rc.from_.partition(":")
+        for c in [m.Cite(source=key.strip(), section=section.strip()), *rc.to]:
+            if c.source not in rs.sources:
+                out.append(Problem(where, f"recite names unknown source '{c.source}'"))
+            elif missing := _unknown_sections(rs.sources[c.source], c.section):
+                out.append(Problem(where, f"recite names '{missing}', which is not a section of {c.source}"))
     return out
 
 

@@ -437,12 +437,49 @@ def _load(folder: Path, _seen: tuple[Path, ...]) -> tuple[Ruleset | None, list[P
         for nid in sit.nodes:
             rs.node_origin[(sit.id, nid)] = Origin(doc, ("nodes", nid))
 
+    if meta.recite:
+        _recite(situations, meta.recite)
+
     h = hashlib.sha256(base.digest.encode() if base else b"")
     for rel in files:
         _feed(h, rel, raw.get(folder / rel, b""))
     rs.digest = h.hexdigest()
     rs.hash = rs.digest[:12]
     return rs, problems
+
+
+def _recite(situations: dict[str, m.Situation], rules: list[m.Recite]) -> None:
+    """Re-point every ruling's citations by the overlay's `recite` list (its own and inherited ones)."""
+    for sid, sit in list(situations.items()):
+        nodes = dict(sit.nodes)
+        for nid, node in sit.nodes.items():
+            if isinstance(node, m.RulingNode):
+                ruling = _recited(node.ruling, rules)
+                if ruling is not node.ruling:
+                    nodes[nid] = m.RulingNode(ruling=ruling)
+        if nodes != sit.nodes:
+            situations[sid] = sit.model_copy(update={"nodes": nodes})
+
+
+def _recited(r: m.Ruling, rules: list[m.Recite]) -> m.Ruling:
+    cites: list[m.Cite] = []
+    notes: list[str] = []
+    hit = False
+    for c in r.cite:
+        rule = next((x for x in rules if x.matches(c)), None)
+        hit = hit or rule is not None
+        for new in [c] if rule is None else rule.to:
+            if new not in cites:
+                cites.append(new)
+        if rule is not None and rule.note and rule.note not in notes:
+            notes.append(rule.note)
+    if not hit:
+        return r
+    # a note says the overlay's own rules are silent: not so where the ruling cites them anyway
+    own = {c.source for x in rules for c in x.to}
+    if any(c.source in own for c in cites):
+        notes = []
+    return r.model_copy(update={"cite": cites, "notes": [*r.notes, *(n for n in notes if n not in r.notes)]})
 
 
 # Fields a patch may replace; their origin moves to the patch file.

@@ -76,6 +76,10 @@ class RulesetMeta(Strict):
     sources: dict[str, Source] = Field(default_factory=dict, description="Bibliography: key -> source")
     scoring: Scoring | None = Field(None, description="Scoring; inherited when the ruleset extends another")
     remove: list[str] = Field(default_factory=list, description="Situations of the base ruleset that this one drops")
+    recite: "list[Recite]" = Field(
+        default_factory=list,
+        description="An event's own rules cited in place of another event's on every ruling it inherits (first match "
+        "wins): {from: 'KEY' or 'KEY: section', to: [citations], note: what this event's rules say, or that they are silent}")
     card: str | None = Field(
         None, description="The card hands are checked against when a ruling is answered with tiles: 'practice' (the "
         "invented card that ships) or the path of a card file, relative to this folder; inherited when not given")
@@ -172,6 +176,26 @@ def _parse_cite(value: Any) -> Any:
         key, _, section = value.partition(":")
         return {"source": key.strip(), "section": section.strip()}
     return value
+
+
+class Recite(Strict):
+    """One citation of another source that an overlay's rulings cite differently: an event's
+    overlay inherits rulings that cite the common tournament sheets, and must cite its own."""
+
+    from_: str = Field(alias="from", description="The citation replaced: 'KEY' (any section of it) or 'KEY: section'")
+    to: list[Cite] = Field(default_factory=list, description="Cited instead ('KEY' or 'KEY: section'); empty drops the citation")
+    note: str = Field("", description="Added to the notes of each ruling that loses the citation: what this ruleset's own source says on the point, or that it says nothing")
+
+    @field_validator("to", mode="before")
+    @classmethod
+    def _cites(cls, value: Any) -> Any:
+        if isinstance(value, (str, dict)):
+            value = [value]
+        return [_parse_cite(v) for v in value] if isinstance(value, list) else value
+
+    def matches(self, cite: Cite) -> bool:
+        key, _, section = self.from_.partition(":")
+        return cite.source == key.strip() and (not section.strip() or cite.section.casefold() == section.strip().casefold())
 
 
 class Transfer(Strict):
