@@ -492,6 +492,21 @@ def _check_recite(rs: Ruleset) -> list[Problem]:
     return out
 
 
+def unlisted_sections(rs: Ruleset) -> dict[str, set[str]]:
+    """Source key -> the sections rulings cite from it, for each cited source that lists no
+    `sections:` (its citations cannot be checked: a single column or letter, or a guide whose
+    headings nobody has listed yet)."""
+    out: dict[str, set[str]] = {}
+    for sit in rs.situations.values():
+        for node in sit.nodes.values():
+            if isinstance(node, m.RulingNode):
+                for c in node.ruling.cite:
+                    source = rs.sources.get(c.source)
+                    if c.section and source is not None and not source.sections:
+                        out.setdefault(c.source, set()).add(c.section)
+    return out
+
+
 def _unknown_sections(source: m.Source, section: str) -> str:
     """The first part of a cited section ('A; B', each maybe followed by '(what it says)') that is
     none of the headings the source lists; '' when all are, or when it lists none."""

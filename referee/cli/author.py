@@ -11,10 +11,16 @@ from ..errors import LoadError, UsageError
 from . import EXIT_FINDING, app, err, examples, guarded, out, safe
 
 
-@app.command(short_help="Validate and lint rulesets and scenarios.", epilog=examples("referee check", "referee check rulesets/my-house", "referee check scenarios/nmjl"))
+@app.command(short_help="Validate and lint rulesets and scenarios.", epilog=examples("referee check", "referee check rulesets/my-house", "referee check scenarios/nmjl", "referee check --sections"))
 @guarded
-def check(paths: list[Path] = typer.Argument(None, metavar="PATHS", help="Ruleset folders, ruleset ids, scenario files or folders. Default: everything shipped.")) -> None:
-    """Validate and lint rulesets and scenarios; prints path:line:col: message for each problem."""
+def check(
+    paths: list[Path] = typer.Argument(None, metavar="PATHS", help="Ruleset folders, ruleset ids, scenario files or folders. Default: everything shipped."),
+    sections: bool = typer.Option(False, "--sections", help="Also list the sources cited by a section that list no sections of their own, so those citations are not checked."),
+) -> None:
+    """Validate and lint rulesets and scenarios; prints path:line:col: message for each problem.
+
+    A citation 'KEY: section' is checked against the headings its source lists under
+    `sections:`; `--sections` names every cited source that lists none."""
     from ..loader import available, load
     from ..lintcache import lint
     from ..scenarios import default_paths, replay, scenario_files
@@ -45,6 +51,8 @@ def check(paths: list[Path] = typer.Argument(None, metavar="PATHS", help="Rulese
         except LoadError as exc:
             problems += exc.problems
     step("")
+    if sections:
+        _unlisted_sections([load(t)[0] for t in targets])
     problems = list(dict.fromkeys(problems))  # a base file's problem is found once per overlay
     for pr in problems:
         out.print(safe(pr))
@@ -52,6 +60,24 @@ def check(paths: list[Path] = typer.Argument(None, metavar="PATHS", help="Rulese
         err.print(f"{len(problems)} problem{'s' if len(problems) != 1 else ''} found")
         raise typer.Exit(EXIT_FINDING)
     err.print(f"ok: {len(targets)} ruleset{'s' if len(targets) != 1 else ''}, {len(scen)} scenario file{'s' if len(scen) != 1 else ''} checked")
+
+
+def _unlisted_sections(rulesets: list[Any]) -> None:
+    from ..checks import unlisted_sections
+
+    found: dict[str, set[str]] = {}
+    for rs in rulesets:
+        if rs is not None:
+            for key, cited in unlisted_sections(rs).items():
+                found.setdefault(key, set()).update(cited)
+    if not found:
+        err.print("every source cited by a section lists its sections")
+        return
+    err.print(f"{len(found)} source{'s' if len(found) != 1 else ''} cited by a section list no sections, so these citations are not checked:")
+    for key in sorted(found):
+        cited = sorted(found[key])
+        more = f" (+{len(cited) - 3} more)" if len(cited) > 3 else ""
+        err.print(safe(f"  {key}: " + "; ".join(repr(c) for c in cited[:3]) + more), soft_wrap=True)
 
 
 def _progress() -> Any:
