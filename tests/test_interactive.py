@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 import time
 from pathlib import Path
@@ -22,7 +23,10 @@ def spawn(*args: str, stdout_to: Path | None = None):  # type: ignore[no-untyped
     if stdout_to is not None:
         program, argv = "/bin/sh", ["-c", 'exec "$0" "$@" > "$OUT"', sys.executable, *argv]
         env["OUT"] = str(stdout_to)
-    return pexpect.spawn(program, argv, env=env, encoding="utf-8", timeout=TIMEOUT, dimensions=(40, 120))
+    # A run started in the background (`.ci/run &`, a job runner) inherits SIGINT ignored, and
+    # Python then never raises KeyboardInterrupt: the judge's terminal has it, so the child does.
+    return pexpect.spawn(program, argv, env=env, encoding="utf-8", timeout=TIMEOUT, dimensions=(40, 120),
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
 def wait_until_reading(child, timeout: float = TIMEOUT) -> None:  # type: ignore[no-untyped-def]

@@ -228,7 +228,8 @@ def test_a_ruling_recorded_while_offline_is_kept_and_sent_when_back(browser: Any
     ctx.set_offline(True)
     page.get_by_role("button", name="Record ruling").tap()
     status = page.locator("p.outbox")
-    status.wait_for(state="visible")
+    status.wait_for(state="visible")  # "Recording…" first; the failed send turns it to NOT recorded
+    page.locator("p.outbox", has_text="NOT recorded").wait_for(state="visible", timeout=15_000)
     assert "NOT recorded" in status.inner_text()
     _shot(page, "phone-offline")
     ctx.set_offline(False)
