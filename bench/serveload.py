@@ -27,7 +27,7 @@ from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
 PIN, HEAD_PIN = "424242", "777777"
-MJE = "others_acted=two&exposers=South&exposers=West&declared_value=40&declarer=East"
+MJE = "others_acted=two&intact_dead_before=no&exposers=South&exposers=West&declared_value=40&declarer=East"
 JUDGES, EACH, CLI_RULINGS, READERS, READS = 8, 25, 50, 16, 40
 
 
@@ -104,7 +104,7 @@ CLI = """
 import sys
 from referee.__main__ import run
 for i in range({n}):
-    sys.argv = ["referee", "rule", "mahjong-in-error", "-a", "others_acted=two", "-a", "exposers=South,West",
+    sys.argv = ["referee", "rule", "mahjong-in-error", "-a", "others_acted=two", "-a", "intact_dead_before=no", "-a", "exposers=South,West",
                 "-a", "declared_value=40", "--seat", "declarer=East", "--no-input", "--json", "--table", "cli",
                 "--event", "Bench", "--judge", "Head", "--db", {db!r}]
     try:
