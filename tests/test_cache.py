@@ -472,3 +472,19 @@ def test_old_entries_are_evicted(disk: Path, tmp_path: Path, monkeypatch: pytest
     kept = sorted(disk.glob("*.ruleset"))
     assert len(kept) == 3
     assert cache._entry_path(disk, copies[-1].resolve()) in kept  # the newest stay
+
+
+def test_the_answers_cache_keeps_every_shipped_scenario_and_scans_its_folder_rarely(
+        disk: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A booklet reads every scenario: kept too few, each write evicted another and scanned the
+    # whole folder, so the cache was a cost (quadratic) instead of a saving.
+    shipped = len(list((Path(__file__).resolve().parent.parent / "scenarios").rglob("*.yaml")))
+    assert cache.MAX_FILES >= 2 * shipped
+    scans: list[str] = []
+    plain = cache._evict
+    monkeypatch.setattr(cache, "_evict", lambda where, pattern, keep: (scans.append(pattern), plain(where, pattern, keep)))
+    monkeypatch.setattr(cache, "_FILE_WRITES", [0])
+    for i in range(200):
+        cache.store_file(tmp_path / f"s{i}.yaml", f"answers: {i}".encode(), {"n": i})
+    assert len(scans) <= 200 // cache.EVICT_EVERY + 1
+    assert len(list((disk / "files").glob("*.answers"))) == 200
