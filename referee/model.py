@@ -178,6 +178,13 @@ def _parse_cite(value: Any) -> Any:
     return value
 
 
+def _parse_cites(value: Any) -> Any:
+    """One citation or a list of them, each as _parse_cite reads it."""
+    if isinstance(value, (str, dict)):
+        value = [value]
+    return [_parse_cite(v) for v in value] if isinstance(value, list) else value
+
+
 class Recite(Strict):
     """One citation of another source that an overlay's rulings cite differently: an event's
     overlay inherits rulings that cite the common tournament sheets, and must cite its own."""
@@ -189,9 +196,7 @@ class Recite(Strict):
     @field_validator("to", mode="before")
     @classmethod
     def _cites(cls, value: Any) -> Any:
-        if isinstance(value, (str, dict)):
-            value = [value]
-        return [_parse_cite(v) for v in value] if isinstance(value, list) else value
+        return _parse_cites(value)
 
     def matches(self, cite: Cite) -> bool:
         key, _, section = self.from_.partition(":")
@@ -274,9 +279,7 @@ class Ruling(Strict):
     @field_validator("cite", mode="before")
     @classmethod
     def _cites(cls, value: Any) -> Any:
-        if isinstance(value, (str, dict)):
-            value = [value]
-        return [_parse_cite(v) for v in value] if isinstance(value, list) else value
+        return _parse_cites(value)
 
 
 class Goto(Strict):
