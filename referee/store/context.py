@@ -140,6 +140,7 @@ class LogContext:
     round: str | None = None
     table: str | None = None
     judge: str | None = None
+    sign_in: str | None = None  # the judges' web page: which sign-in records it
 
 
 def log_context(

@@ -42,6 +42,30 @@ MIGRATIONS: list[str] = [
         files BLOB NOT NULL
     );
     """,
+    # 2: what a page shows is asked for by index, never by reading the event: a ruling's own number
+    # within its event (kept, so "#16" never changes), the sign-in that recorded or withdrew it,
+    # and the venue's sign-ins themselves (which phone signed in under which name).
+    """
+    ALTER TABLE rulings ADD COLUMN number INTEGER;
+    ALTER TABLE rulings ADD COLUMN sign_in TEXT;
+    ALTER TABLE rulings ADD COLUMN withdrawn_sign_in TEXT;
+    UPDATE rulings SET number = numbered.n FROM (
+        SELECT id, row_number() OVER (PARTITION BY event ORDER BY recorded_at, id) AS n FROM rulings
+    ) AS numbered WHERE rulings.id = numbered.id;
+    CREATE UNIQUE INDEX rulings_number ON rulings (event, number);
+    CREATE INDEX rulings_judge ON rulings (event, judge, recorded_at);
+    CREATE INDEX rulings_table ON rulings (event, table_no, recorded_at);
+    CREATE TABLE sign_ins (
+        id TEXT PRIMARY KEY,
+        event TEXT,
+        judge TEXT NOT NULL, judge_key TEXT NOT NULL, role TEXT NOT NULL,
+        device TEXT NOT NULL, address TEXT, agent TEXT,
+        signed_in_at TEXT NOT NULL,
+        approved_at TEXT, approved_by TEXT,
+        ended_at TEXT, ended_by TEXT
+    );
+    CREATE INDEX sign_ins_judge ON sign_ins (event, judge_key)
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

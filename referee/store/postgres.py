@@ -28,6 +28,7 @@ except ImportError:  # pragma: no cover - exercised where the extra is not insta
 
 APPLICATION = "referee rulings log"
 LOCK_KEY = 0x52465245  # "RFRE": two first openers take turns creating the tables
+WRITE_KEY = LOCK_KEY + 1  # writers take turns, as SQLite's BEGIN IMMEDIATE makes them: a ruling's number is the event's next
 CONNECT_TIMEOUT_S = 10
 
 
@@ -160,6 +161,7 @@ class PostgresLog:
         failure before it (which the server rolls back: nothing was recorded)."""
         self.conn.execute("BEGIN")
         try:
+            self.conn.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_KEY,))
             yield self.conn
         except BaseException:
             with contextlib.suppress(Exception):  # a dropped connection rolls back by itself

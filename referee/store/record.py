@@ -63,16 +63,22 @@ class Ruling:
     withdrawn_at: str | None = None
     withdrawn_by: str | None = None
     withdrawn_reason: str | None = None
+    # Kept by this log, not part of the ruling: an export leaves them out and an import assigns its own.
+    number: int | None = field(default=None, metadata={"log": True})  # its number within the event, from 1
+    sign_in: str | None = field(default=None, metadata={"log": True})  # the sign-in that recorded it (serve)
+    withdrawn_sign_in: str | None = field(default=None, metadata={"log": True})
 
     @property
     def withdrawn(self) -> bool:
         return self.withdrawn_at is not None
 
     def as_dict(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        """The ruling itself, as exported and shown by `log show --json`: without what only this log keeps."""
+        return {name: getattr(self, name) for name in FIELDS}
 
 
-FIELDS = [f.name for f in fields(Ruling)]
+FIELDS = [f.name for f in fields(Ruling) if not f.metadata.get("log")]
+LOG_FIELDS = [f.name for f in fields(Ruling) if f.metadata.get("log")]
 JSON_FIELDS = ["answers", "seats", "players", "questions", "dead", "payments", "points", "outcome"]
 
 
@@ -111,6 +117,7 @@ def from_outcome(o: Any, ctx: LogContext, players: dict[str, str], printed: str,
         ruleset_id=rs.id, ruleset_version=str(rs.meta.version), ruleset_hash=rs.hash,
         ruleset_source=str(rs.folder), situation=o.start, ruled_in=o.situation, ruling_id=o.ruling.id, game=o.game,
         event=ctx.event, round=ctx.round, table=ctx.table, judge=ctx.judge, machine=platform.node() or None,
+        sign_in=ctx.sign_in,
         answers=dict(o.facts), seats=seats, players=dict(players), questions=questions,
         dead=v["dead"], payments=v["payments"], points=v["points"],
         outcome=document, printed=printed,

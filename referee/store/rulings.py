@@ -9,11 +9,12 @@ from ..errors import UsageError
 from .backend import Backend, Unconfirmed, connect
 from .context import Location, db_path
 from .db import StoreError
-from .record import FIELDS, JSON_FIELDS, Ruling, utc_now
+from .record import FIELDS, JSON_FIELDS, LOG_FIELDS, Ruling, utc_now
 
 ORIGIN = ("machine", "ruleset_source")  # where a ruling was made; `log export` keeps them home unless asked
 COLUMN = {"table": "table_no"}  # `table` is an SQL keyword
 COLUMNS = [COLUMN.get(f, f) for f in FIELDS]
+_SELECT = ", ".join(COLUMNS + LOG_FIELDS)  # a ruling as read back: with its number and sign-ins
 
 
 def _row(r: Ruling) -> list[Any]:
@@ -22,7 +23,7 @@ def _row(r: Ruling) -> list[Any]:
 
 
 def _ruling(row: tuple[Any, ...]) -> Ruling:
-    values = {f: (json.loads(v) if f in JSON_FIELDS else v) for f, v in zip(FIELDS, row)}
+    values = {f: (json.loads(v) if f in JSON_FIELDS else v) for f, v in zip(FIELDS + LOG_FIELDS, row)}
     return Ruling(**values)
 
 
@@ -33,12 +34,13 @@ class Filters:
     table: str | None = None
     player: str | None = None
     situation: str | None = None
+    judge: str | None = None  # exactly as recorded (the judges' page signs each name in one spelling)
     since: str | None = None  # an ISO date or UTC time; compared as text, which ISO allows
     include_withdrawn: bool = True
 
     def where(self) -> tuple[str, list[Any]]:
         clauses, args = [], []
-        for name in ("event", "round", "table"):
+        for name in ("event", "round", "table", "judge"):
             value = getattr(self, name)
             if value is not None:
                 clauses.append(f"{COLUMN.get(name, name)} = ?")
@@ -121,7 +123,12 @@ class Merged:
     conflicts: list[str] = field(default_factory=list)
 
 
-_INSERT = f"INSERT INTO rulings ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})"
+_WRITTEN = COLUMNS + ["number", "sign_in"]
+_INSERT = f"INSERT INTO rulings ({', '.join(_WRITTEN)}) VALUES ({', '.join('?' * len(_WRITTEN))})"
+
+
+def _numbered(r: Ruling, number: int) -> list[Any]:
+    return [*_row(r), number, r.sign_in]
 _BATCH = 500  # rulings per query when importing (SQLite allows 32,766 parameters)
 _SNAPSHOT = "INSERT INTO snapshots (hash, ruleset_id, version, files) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING"
 
@@ -151,9 +158,17 @@ class RulingsLog:
     def add(self, r: Ruling, snapshot: tuple[str, str, str, bytes] | None = None) -> None:
         """Record one ruling (and the rules it was made under, the first time that version is seen)."""
         with self.db.guard(writing=True), self.db.transaction():
-            self.db.execute(_INSERT, _row(r))
+            r.number = self._next_number(r.event)
+            self.db.execute(_INSERT, _numbered(r, r.number))
             if snapshot is not None:
                 self.db.execute(_SNAPSHOT, snapshot)
+
+    def _next_number(self, event: str | None) -> int:
+        """The next ruling's number within its event; inside a write transaction, which both
+        backends hold one at a time, so two judges recording at once never share a number."""
+        where = "event = ?" if event is not None else "event IS NULL"
+        row = self.db.execute(f"SELECT max(number) FROM rulings WHERE {where}", [event] if event is not None else []).fetchone()
+        return int(row[0] or 0) + 1
 
     def has_snapshot(self, hash: str) -> bool:
         with self.db.guard():
@@ -169,7 +184,7 @@ class RulingsLog:
             rows = self.db.execute("SELECT hash, ruleset_id, version, files FROM snapshots ORDER BY hash").fetchall()
         return [(r[0], r[1], r[2], bytes(r[3])) for r in rows]
 
-    def withdraw(self, ref: str, by: str | None, reason: str) -> Ruling:
+    def withdraw(self, ref: str, by: str | None, reason: str, sign_in: str | None = None) -> Ruling:
         """Mark a mistaken ruling withdrawn: it stays in the log, with who withdrew it and why."""
         if not reason.strip():
             raise UsageError("say why the ruling is withdrawn: --reason \"...\"")
@@ -177,8 +192,8 @@ class RulingsLog:
         if r.withdrawn:
             raise UsageError(f"ruling {r.id} was already withdrawn at {r.withdrawn_at} by {r.withdrawn_by or 'someone'}: {r.withdrawn_reason}")
         with self.db.guard(writing=True), self.db.transaction():
-            self.db.execute("UPDATE rulings SET withdrawn_at = ?, withdrawn_by = ?, withdrawn_reason = ? WHERE id = ? AND withdrawn_at IS NULL",
-                            (utc_now(), by, reason.strip(), r.id))
+            self.db.execute("UPDATE rulings SET withdrawn_at = ?, withdrawn_by = ?, withdrawn_reason = ?, withdrawn_sign_in = ? "
+                            "WHERE id = ? AND withdrawn_at IS NULL", (utc_now(), by, reason.strip(), sign_in, r.id))
         return self.get(r.id)
 
     def merge(self, rulings: Iterable[Ruling], snapshots: Iterable[tuple[str, str, str, bytes]] = ()) -> "Merged":
@@ -203,7 +218,7 @@ class RulingsLog:
         """One query for the ids already here, one batch of inserts for the rest: on a server,
         a round trip per ruling made a 100,000-ruling import take minutes."""
         ids = sorted({r.id for r in batch})
-        rows = self.db.execute(f"SELECT {', '.join(COLUMNS)} FROM rulings WHERE id IN ({', '.join('?' * len(ids))})", ids).fetchall()
+        rows = self.db.execute(f"SELECT {_SELECT} FROM rulings WHERE id IN ({', '.join('?' * len(ids))})", ids).fetchall()
         here = {row[0]: _ruling(row) for row in rows}
         fresh: dict[str, Ruling] = {}
         again: list[tuple[Ruling, Ruling]] = []  # (the ruling here, the one imported under its id)
@@ -214,7 +229,14 @@ class RulingsLog:
             else:
                 again.append((old, r))
         if fresh:  # ON CONFLICT: another importer at the same moment may add one first
-            merged.added += self.db.executemany(_INSERT + " ON CONFLICT DO NOTHING", [_row(r) for r in fresh.values()]).rowcount
+            numbers: dict[str | None, int] = {}
+            rows = []
+            for r in sorted(fresh.values(), key=lambda r: (r.recorded_at, r.id)):  # numbered in this log, in time order
+                numbers[r.event] = numbers.get(r.event) or self._next_number(r.event)
+                r.number = numbers[r.event]
+                numbers[r.event] += 1
+                rows.append(_numbered(r, r.number))
+            merged.added += self.db.executemany(_INSERT + " ON CONFLICT DO NOTHING", rows).rowcount
         content = [i for i, f in enumerate(FIELDS) if not f.startswith("withdrawn_")]
         for old, r in again:
             row = _row(r)
@@ -236,12 +258,12 @@ class RulingsLog:
         where, args = filters.where()
         if last and not filters.player:  # the player filter is applied here, after the query
             # by the time index alone (adding ", id" would sort the whole table first)
-            sql = f"SELECT {', '.join(COLUMNS)} FROM rulings{where} ORDER BY recorded_at DESC LIMIT ?"
+            sql = f"SELECT {_SELECT} FROM rulings{where} ORDER BY recorded_at DESC LIMIT ?"
             with self.db.guard():
                 rows = self.db.execute(sql, [*args, last]).fetchall()
             return sorted(map(_ruling, rows), key=lambda r: (r.recorded_at, r.id))
         with self.db.guard():
-            rows = self.db.execute(f"SELECT {', '.join(COLUMNS)} FROM rulings{where} ORDER BY recorded_at, id", args).fetchall()
+            rows = self.db.execute(f"SELECT {_SELECT} FROM rulings{where} ORDER BY recorded_at, id", args).fetchall()
         found = [r for r in map(_ruling, rows) if filters.keep(r)]
         return found[-last:] if last else found
 
@@ -256,14 +278,31 @@ class RulingsLog:
     def __iter__(self) -> Iterator[Ruling]:
         return iter(self.find())
 
+    def ruling(self, rid: str) -> Ruling | None:
+        """The ruling with exactly this id (its primary key: one index lookup), or None.
+
+        The key a caller issues before recording (`record(..., ruling_id=)`) finds it again:
+        whether a ruling was recorded already, and as which number."""
+        with self.db.guard():
+            row = self.db.execute(f"SELECT {_SELECT} FROM rulings WHERE id = ?", (rid,)).fetchone()
+        return _ruling(row) if row else None
+
+    def last_number(self, event: str | None) -> int:
+        """The highest ruling number in an event (withdrawn rulings keep theirs): by index, not by count."""
+        with self.db.guard():
+            return self._next_number(event) - 1
+
     def get(self, ref: str) -> Ruling:
         """A ruling by its id, or by any unique part of it of 4 characters or more (`log list` shows the last 8)."""
         ref = ref.strip().lower()
         if len(ref) < 4:
             raise UsageError(f"ruling id '{ref}' is too short; give at least 4 characters")
+        whole = self.ruling(ref)  # a whole id by its key, before a scan for a part of one
+        if whole is not None:
+            return whole
         with self.db.guard():
             rows = self.db.execute(
-                f"SELECT {', '.join(COLUMNS)} FROM rulings WHERE instr(id, ?) > 0 LIMIT 6", (ref,)).fetchall()
+                f"SELECT {_SELECT} FROM rulings WHERE instr(id, ?) > 0 LIMIT 6", (ref,)).fetchall()
         exact = [row for row in rows if row[0] == ref]
         if exact or len(rows) == 1:
             return _ruling((exact or rows)[0])
