@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import heapq
 import math
+import re
 from bisect import bisect_left
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
@@ -32,7 +33,11 @@ ALIAS_TOP = 30  # ... looked at for the best-scoring situations only, so the cos
 EXACT_BONUS = 1000.0  # the judge typed a title, alias or id: that situation comes first
 TITLE_BONUS = 0.3  # words typed side by side, side by side in the title: "joker exchange" is that case
 TITLE_WORDS = 3  # ... when at most this many terms were typed
-NEAR_TIE = 0.9  # a second match scoring this close to the first is offered as "or did you mean"
+NEAR_TIE = 0.9  # a second match scoring this close to the first: the judge chooses, Enter does not
+PREMISE_FACTOR = 0.5  # a narrower case (three at the table, a table rule...) the story never set up
+PREMISE_STATED = 1.5  # ... and one the story did: "only three of us" makes it the three-handed case
+AMOUNT_FACTOR = 1.25  # a question about amounts, for a situation that is about paying
+AMOUNT_FLOOR = 0.8  # the best of them is at least listed under the first match, however few words it shared
 
 # field -> (weight, length normalisation b)
 FIELDS: dict[str, tuple[float, float]] = {
@@ -55,6 +60,57 @@ class Hit:
     score: float
     matched: str  # the title, alias or summary that shares the most with what was typed
     words: tuple[str, ...] = ()  # the typed words that matched this situation
+
+
+# A narrower premise a situation is written for, read from its id and title ("Three-handed game,
+# false Mah Jongg"), and the words that set it up in a story. Such a situation ranks first only
+# when the story states its premise: the commonest dispute, told at a table of four, is never
+# ruled as its three-handed variant. Situations added later get theirs from their own names.
+PREMISES: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
+    "short-handed": (
+        re.compile(r"\b(three|two)[- ]handed|\bthree[- ]player|short[- ]handed"),
+        re.compile(r"\b(three|two|3|2)[- ]?(handed|hander|player game|person game|some)\b|short[- ]?handed|"
+                   r"\b(only|just) (the )?(three|two|3|2)( of us| of them| players| people| playing| at the table)|"
+                   r"\bthere (are|were) (only |just )?(three|two|3|2) of us|\b(no|missing|without|lost|our) (a |the )?fourth\b|"
+                   r"\bplay(ing|ed)? with (just |only )?(three|two|3|2)\b|\b(three|two|3|2) (people|players) play|"
+                   r"\bdummy\b|\bbob\b|\bthree players\b")),
+    "table-rule": (
+        re.compile(r"\btable[- ]rule|\bhouse[- ]rule"),
+        re.compile(r"\b(table|house|our|own|group'?s?|club'?s?) rules?\b|\bagreed?\b|\bpie\b|\bpurse\b|loss limit|"
+                   r"\bmade up\b|\binvent|\bold card\b|last year'?s card|not on (the|this year'?s) card|\bnobody agreed|"
+                   r"\bout of money\b|\bno more money\b|\bbroke\b")),
+    "tournament": (
+        re.compile(r"\btournament"),
+        re.compile(r"\btournament|\bevent\b|\bdirector\b|\bclock\b|\btime (was )?called|\bscore ?(sheet|card)|"
+                   r"\bround\b|\btimer?\b")),
+    "online": (
+        re.compile(r"\bonline|\bon[- ]line|\bvirtual"),
+        re.compile(r"\bonline|\bon[- ]line|\bapp\b|\bsite\b|\bwebsite|\binternet|\bzoom\b|\bcomputer|\bscreen|"
+                   r"\bclick|\bdisconnect|\bconnection|\bbrowser|\bvirtual|\bautomatic")),
+}
+# "how much", "how many points", "what does she pay / lose / owe": a question about amounts
+_AMOUNT = re.compile(r"\bhow (much|many (points|cents|dollars|chips))|\bwhat (do|does|did|should|would|will) "
+                     r"(she|he|they|i|we|you|each|everyone|everybody|the [a-z]+|[a-z]+) (\w+ )?(pay|owe|lose|get|collect|win)s?\b|"
+                     r"\bpoints?\b|\bpayout|\bpayments?\b|\bwho pays\b|\bwhat('s| is) (owed|the payout)|\bdouble\b|\bcents?\b")
+_PAYING = re.compile(r"\bpa(y|ys|id|ying)\b", re.I)  # a situation about paying says so in its title
+
+
+def premise_of(sit: Situation) -> str | None:
+    """The narrower premise a situation is written for, as its id or title says it; None for most."""
+    named = f"{sit.id} {sit.title}".lower()
+    return next((p for p, (own, _) in PREMISES.items() if own.search(named)), None)
+
+
+def stated_premises(text: str) -> set[str]:
+    """The premises a story states: "only three of us", "our table rule", "in the tournament"."""
+    said = text.lower()
+    return {p for p, (_, story) in PREMISES.items() if story.search(said)}
+
+
+def asks_amount(text: str) -> bool:
+    """Whether the judge asks about amounts ("how many points does the discarder lose"): the
+    payment situations answer, and `referee pay` works the amounts out directly."""
+    return bool(_AMOUNT.search(text.lower()))
 
 
 def _pairs_of(seq: Sequence[str]) -> Iterable[str]:
@@ -124,6 +180,8 @@ class Index:
     idf: dict[str, float] = field(default_factory=dict)
     order: list[int] = field(default_factory=list)  # each situation's place by id, to break ties
     title_pairs: list[frozenset[tuple[str, str]]] = field(default_factory=list)  # terms side by side in the title
+    premises: list[str | None] = field(default_factory=list)  # each situation's narrower premise, if any
+    paying: list[int] = field(default_factory=list)  # the situations about paying
 
     @classmethod
     def build(cls, situations: Sequence[Situation]) -> "Index":
@@ -150,6 +208,9 @@ class Index:
                 doc[name] = (counts, sum(counts.values()))
             docs.append(doc)
             idx.title_pairs.append(_side_by_side(runs(sit.title)))
+            idx.premises.append(premise_of(sit))
+            if _PAYING.search(sit.title):
+                idx.paying.append(i)
             idx.terms.append(frozenset(t for counts, _ in doc.values() for t in counts))
             idx.shown.append(shown)
         avg = {name: (sum(d[name][1] for d in docs) / len(docs)) or 1.0 for name in FIELDS} if docs else {}
@@ -251,6 +312,18 @@ class Index:
                     scores[i] = scores.get(i, 0.0) + weight * value
         if not scores:
             return []
+        stated = stated_premises(text)
+        for i in scores:
+            if self.premises[i] is not None:  # the case for that premise, when the story sets it up
+                scores[i] *= PREMISE_STATED if self.premises[i] in stated else PREMISE_FACTOR
+        if asks_amount(text) and self.paying:
+            for i in self.paying:
+                if i in scores:
+                    scores[i] *= AMOUNT_FACTOR
+            top = max(scores.values())
+            # the general case ("Paying a valid Mah Jongg") when no payment situation shares a word
+            best = max(self.paying, key=lambda i: (scores.get(i, 0.0), self.situations[i].title.lower().startswith("pay")))
+            scores[best] = max(scores.get(best, 0.0), AMOUNT_FLOOR * top)
         asked = {t: w for t, w in query.items() if w and " " not in t}
         # a few words naming the case ("joker exchange"), not a story, where a title's phrase decides
         typed_pairs = _side_by_side(runs(text)) if 1 < len(asked) <= TITLE_WORDS else frozenset()

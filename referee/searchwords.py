@@ -27,6 +27,10 @@ _PHRASE_RULES: list[tuple[str, str]] = [
     ("self picked|pick|picks|drawn|drew|draw|draws|pickd", "selfpick"),
     ("no|zero|without joker|jokers", "jokerless"),
     ("not any joker|jokers", "jokerless"),
+    # "four tiles for a pung" is an exposure of the wrong size, not a count of tiles or a fifth player
+    ("two|three|four|five|six|seven tiles|jokers for|in|as a|an|her|his|the|my pung|kong|quint|sextet|pair|exposure", "size pung"),
+    # "two of us threw in" counts players at a table of four: not the "two players" of a double claim
+    ("two|three|both of us|them", "player"),
     ("no one", "nobody"),
     ("not anyone", "nobody"),
     ("no winner", "nobody win"),
@@ -205,6 +209,7 @@ _FORMS: dict[str, tuple[str, ...]] = {
     "replay": ("replay",), "restart": ("replay",), "redo": ("replay",), "redeal": ("replay",),
     "concealed": ("conceal",), "hidden": ("conceal",),
     "penalty": ("pay", "penalty"), "penalties": ("pay", "penalty"),
+    **{w: ("pay", "point") for w in ("point", "points")},
     "quit": ("stop",), "quits": ("stop",), "stopped": ("stop",),
     "early": ("early",), "soon": ("early",), "premature": ("early",), "prematurely": ("early",),
     "late": ("late",), "later": ("late",),
@@ -304,6 +309,7 @@ _RELATED: dict[str, tuple[tuple[str, float], ...]] = {
     "want": (("call", 0.4),),
     "hand": (("player", 0.3),),
     "conceal": (("rack", 0.3),),
+    "lose": (("pay", 0.6),),
 }
 RELATED = {_cut(word): tuple((_cut(t), w) for t, w in related) for word, related in _RELATED.items()}
 

@@ -25,7 +25,7 @@ def search(
     forgiven. --json adds, for each match, the title or alias that matched best ("matched")
     and the typed words found in the situation ("words").
     """
-    from ..search import near_tie, search as find
+    from ..search import asks_amount, near_tie, search as find
     from .defaults import load_for
 
     if limit < 1:  # else every story would be 'no situation matches'
@@ -49,6 +49,8 @@ def search(
             out.print(styled(("or did you mean:", "bold yellow")))
         wrapped(out, styled((h.situation.id, "bold"), "  " + h.situation.title), rest="      ")
         wrapped(out, styled((h.situation.summary, "dim")), first="    ", rest="    ")
+    if asks_amount(" ".join(words)):
+        out.print(styled(("Amounts alone: 'referee pay' works them out (referee pay --help).", "dim")))
 
 
 @app.command("list", epilog=examples("referee list", "referee list --phase mahjong", "referee list -r card-game --json"))

@@ -27,7 +27,7 @@ def _pick_situation(rs: Any, words: str | None, no_input: bool, shown_for: list[
     elif words and words in rs.situations:
         return words  # an id: no search, and no situation built but this one
     from ..answers import is_index
-    from ..search import exact, near_tie, search
+    from ..search import asks_amount, exact, near_tie, search
 
     sits = list(rs.situations.values())
     if words and not again:
@@ -53,6 +53,7 @@ def _pick_situation(rs: Any, words: str | None, no_input: bool, shown_for: list[
             _quit()
         if words in rs.situations:
             return words
+        close = False
         if words.lower() == "list":
             shown = _list_all(sits)
         else:
@@ -65,14 +66,20 @@ def _pick_situation(rs: Any, words: str | None, no_input: bool, shown_for: list[
             ask.print()
             for i, sit in enumerate(shown, 1):
                 wrapped(ask, styled(sit.title, ("  (" + sit.id + ")", "dim")), first=f"  {i}  ")
-            if near_tie(hits):  # Enter would take 1, but 2 fits about as well
-                wrapped(ask, styled(("or did you mean 2, " + shown[1].title + "?", "yellow")), first="  ")
+            close = near_tie(hits)
+            if asks_amount(words):
+                wrapped(ask, styled(("amounts alone: 'referee pay' works them out", "dim")), first="  ")
         listed = words.lower() == "list"
-        enter = "" if listed else "Enter for 1, "
-        choice = _ask_line(f"Which one? (number, {enter}or new words; back, list, q)").strip()
-        while choice.isdigit() and not is_index(choice, len(shown)):  # a slip of the finger, not a story
-            span = "1" if len(shown) == 1 else f"a number from 1 to {len(shown)}"
-            ask.print(f"[yellow]Nothing is numbered {safe(choice)};[/] choose {span}, or type new words.")
+        # Enter takes 1 only when 1 is the clear match: a close second is the judge's to choose
+        enter = "" if listed or close else "Enter for 1, "
+        which = "Which one? 1 and 2 fit about equally" if close and not listed else "Which one?"
+        choice = _ask_line(f"{which} (number, {enter}or new words; back, list, q)").strip()
+        while choice.isdigit() and not is_index(choice, len(shown)) or choice == "" and (close and not listed):
+            if choice == "":  # a slip of the finger must not rule a situation the judge did not mean
+                ask.print("[yellow]Type 1 or 2[/] (they fit about equally), another number, or new words.")
+            else:  # a slip of the finger, not a story
+                span = "1" if len(shown) == 1 else f"a number from 1 to {len(shown)}"
+                ask.print(f"[yellow]Nothing is numbered {safe(choice)};[/] choose {span}, or type new words.")
             choice = _ask_line(f"Which one? (number, {enter}or new words; back, list, q)").strip()
         if shown_for is not None and (choice == "" and not listed or is_index(choice, len(shown))):
             shown_for.append(words)
