@@ -7,6 +7,8 @@
   load cold     parse + lint + expand + index, no cache                   <= 30 ms
   load warm     from the cache entry, a fresh process state               <= 5 ms
   hand verify   `referee hand verify ... --card practice` end to end / a one-command typer program  <= 1.2x
+  hostile       each card of bench/hostile.py through `card check` and `hand verify` in a fresh
+                process (issue 26: a stranger's card once ran past a minute)  <= 2 s CPU, <= 200 MB
 
 Per-call figures are medians (and p95) over generated hands, each call timed alone with the
 garbage collector off; load and end-to-end figures are medians over RUNS interleaved runs,
@@ -176,7 +178,30 @@ def main() -> int:
         table = Table()
         table.add("typer program (baseline)", median(bottoms), "s", None)
         table.add("hand verify / typer program", median_ratio(tops, bottoms), "x", 1.2)
+        hostile_cards(Path(tmp), env)
     return 0
+
+
+def hostile_cards(work: Path, env: dict[str, str]) -> None:
+    """Each hostile card checked and used, in a fresh process: its CPU time and peak memory."""
+    import subprocess
+
+    from hostile import shapes
+
+    print(f"{'hostile card (card check; hand verify)':<44} {'CPU':>7} {'peak':>8}  goal <= 2 s, <= 200 MB")
+    for i, (name, text, expected) in enumerate(shapes()):
+        path = work / f"hostile-{i}.yaml"
+        path.write_text(text, encoding="utf-8")
+        worst_cpu, worst_rss = 0.0, 0
+        for args in (["card", "check", str(path)], ["hand", "verify", "FF 2033B 3333C 3333D", "--card", str(path)]):
+            p = subprocess.Popen([sys.executable, "-m", "referee", *args], stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.DEVNULL, env={**env, "REFEREE_NO_CACHE": "1"}, cwd=ROOT)
+            _, _, usage = os.wait4(p.pid, 0)
+            worst_cpu = max(worst_cpu, usage.ru_utime + usage.ru_stime)
+            worst_rss = max(worst_rss, usage.ru_maxrss)
+        ok = worst_cpu <= 2.0 and worst_rss <= 200 * 1024
+        print(f"{name[:44]:<44} {worst_cpu:>6.2f}s {worst_rss / 1024:>6.0f}MB  {expected:<8} {'ok' if ok else 'MISSED'}",
+              flush=True)
 
 
 if __name__ == "__main__":

@@ -18,8 +18,10 @@ Loc = tuple[Any, ...]
 MAX_BYTES = 1_000_000  # a situation file is a few kB
 
 
-def read_bytes(path: Path | str) -> bytes:
-    """A regular file's bytes, refusing what is not one (a folder, a FIFO, a device) or is too big."""
+def read_bytes(path: Path | str, limit: int = 0) -> bytes:
+    """A regular file's bytes, refusing what is not one (a folder, a FIFO, a device) or is bigger
+    than `limit`."""
+    limit = limit or MAX_BYTES
     p = str(path)
     try:
         st = os.stat(p)
@@ -33,17 +35,17 @@ def read_bytes(path: Path | str) -> bytes:
         raise LoadError([Problem(Place(p), "is a folder, not a YAML file")])
     if not stat.S_ISREG(st.st_mode):
         raise LoadError([Problem(Place(p), "not a regular file (a device, FIFO or socket)")])
-    if st.st_size > MAX_BYTES:
-        raise LoadError([Problem(Place(p), f"file too large ({st.st_size:,} bytes; at most {MAX_BYTES:,})")])
+    if st.st_size > limit:
+        raise LoadError([Problem(Place(p), f"file too large ({st.st_size:,} bytes; at most {limit:,})")])
     try:
         with open(p, "rb", buffering=0) as f:
-            raw = f.read(st.st_size + 1)  # not MAX_BYTES + 1: that allocates a megabyte per file
+            raw = f.read(st.st_size + 1)  # not limit + 1: that allocates a megabyte per file
             if len(raw) > st.st_size:  # grew since the stat
-                raw += f.read(MAX_BYTES + 1 - len(raw))
+                raw += f.read(limit + 1 - len(raw))
     except OSError as exc:
         raise LoadError([Problem(Place(p), f"cannot read: {exc.strerror}")]) from None
-    if len(raw) > MAX_BYTES:
-        raise LoadError([Problem(Place(p), f"file too large (more than {MAX_BYTES:,} bytes)")])
+    if len(raw) > limit:
+        raise LoadError([Problem(Place(p), f"file too large (more than {limit:,} bytes)")])
     return raw
 
 

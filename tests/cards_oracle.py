@@ -17,7 +17,7 @@ DRAGONS = (27, 28, 29)
 
 
 def _suit_maps(line: Line) -> list[dict[str, int]]:
-    letters = sorted({a[2] for tok in line.tokens for b in tok for a in b.atoms if a[2]})
+    letters = line.letters
     out = []
     for combo in itertools.product(range(3), repeat=len(letters)):
         distinct = len(set(combo)) == len(combo)
@@ -71,7 +71,7 @@ def targets(line: Line) -> tuple[tuple[tuple[int, int, bool], ...], ...]:
 def _expand(line: Line) -> tuple[tuple[tuple[int, int, bool], ...], ...]:
     found = set()
     digits = _digits(line)
-    for alt in itertools.product(*line.tokens):
+    for alt in (alt for form in line.forms for alt in itertools.product(*form)):
         for sigma in _suit_maps(line):
             for k in range(-8, 9):
                 if k not in line.shift or any(not 1 <= d + k <= 9 for d in digits):

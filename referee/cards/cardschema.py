@@ -21,8 +21,10 @@ _LINE: dict[str, Any] = {
     "required": ["id", "groups", "value"],
     "properties": {
         "id": {"type": ["string", "integer"], "description": "Unique and short (Y1, E3); used in messages and answers."},
-        "groups": {"type": "string", "minLength": 1,
-                   "description": "The line as printed, in the card notation: 'FF 2033a 3333b 3333c' (see cards/template.yaml)."},
+        "groups": {"description": "The line as printed, in the card notation: 'FF 2033a 3333b 3333c' (see cards/template.yaml); "
+                                  "a line printed with -or- lists its forms, or writes || between them.",
+                   "anyOf": [{"type": "string", "minLength": 1},
+                             {"type": "array", "minItems": 1, "items": {"type": "string", "minLength": 1}}]},
         "value": {"type": "integer", "minimum": 1, "description": "The card value, within the card's values."},
         "concealed": {"type": "boolean", "description": "true for a C line (nothing exposed before Mah Jongg); default false (X)."},
         "note": {"type": "string", "description": "The card's note, shown with the line; say here how to read any wording a judge could read two ways."},

@@ -19,14 +19,13 @@ RawTarget = tuple[tuple[Group, ...], tuple[tuple[tuple[int, ...], bool], ...], s
 
 
 def _suit_bindings(line: Line) -> list[dict[str, int]]:
-    names = sorted({a[2] for tok in line.tokens for b in tok for a in b.atoms if a[2] is not None})
-    distinct = [dict(zip(names, p)) for p in itertools.permutations(range(3), len(names))]
-    if line.suits == "distinct":
-        return distinct
-    if line.suits == "one-or-distinct":
-        same = [{n: s for n in names} for s in range(3)] if len(names) > 1 else []
-        return same + distinct
-    return [dict(zip(names, p)) for p in itertools.product(range(3), repeat=len(names))]
+    """Each way to give the line's suit letters suits, fewest different suits first (as the
+    counts are tried), letters bound in the order a b c."""
+    names = line.letters
+    out = []
+    for n in line.suit_counts:
+        out += [dict(zip(names, p)) for p in itertools.product(range(3), repeat=len(names)) if len(set(p)) == n]
+    return out
 
 
 def _var_bindings(line: Line) -> list[dict[str, int]]:
@@ -157,7 +156,7 @@ def raw_targets(line: Line) -> Iterator[RawTarget]:
     sigma_words = [_describe(sigma, {}) for sigma in sigmas]
     resolvers = {id(b): _Resolver(b) for tok in line.tokens for b in tok}
     product = itertools.product
-    for alt in product(*line.tokens):
+    for alt in itertools.chain.from_iterable(product(*form) for form in line.forms):
         parts = [resolvers[id(b)] for b in alt]
         for sigma, s_words in zip(sigmas, sigma_words):
             for k in line.shift:

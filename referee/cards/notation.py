@@ -1,49 +1,31 @@
-"""Reading a card file: the YAML layout and the `groups` notation, with every problem at path:line:col.
+"""Reading a card file: the YAML layout of a card and its lines, every problem at path:line:col.
 
-A line is written once, the way the printed card reads: `FF 2033a 3333b 3333c`. A block of one
-atom repeated is one group (jokers allowed from 3 tiles up, unless it ends in `!`); a block of
-different atoms (`2033a`, `NEWS`) is singles shown together and never takes a joker. `a b c` are
-suits bound to different suits, `D` a dragon (of a suit when it has a letter, any dragon when
-bare), `0` the soap, `Z` any wind, `F` a flower, capitals other than tile letters number variables.
-`|` separates alternatives for one group. The full grammar is in cards/template.yaml.
+A line is written once, the way the printed card reads it (`groups`, read by `groups`), with
+the settings that say what its letters and numbers may be: `suits`, `shift`, `vars`,
+`constraints`, `dragons`, `winds`. Every problem found is kept on the card, not raised, so
+`card check` can list them all; what a line may cost is bounded here (`limits`), before any
+line is expanded. The full grammar is in cards/template.yaml.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any
 
 from ..errors import LoadError, Place, Problem
-from .tiles import EAST, FLOWER, GREEN, NORTH, RED, SOUTH, WEST, short
+from ..safe import controls
+from .groups import SUIT_VARS, TILE_LETTERS, Block, Form, Token, read_forms, sizes, split_forms
+from .limits import MAX_CARD_WAYS, MAX_GROUPS_CHARS, MAX_LINE_ERRORS, MAX_LINE_WAYS, MAX_LINES, ways
 
-SUIT_VARS = "abc"
-TILE_LETTERS = set("FNEWSDRGZJ")
+__all__ = ["Block", "Card", "Line", "SUIT_VARS", "TILE_LETTERS", "read_card"]
+
 DOMAINS = {"any": tuple(range(1, 10)), "even": (2, 4, 6, 8), "odd": (1, 3, 5, 7, 9)}
 SUIT_MODES = ("distinct", "one-or-distinct", "any")
-_FIXED = {"R": RED, "G": GREEN, "N": NORTH, "E": EAST, "W": WEST, "S": SOUTH, "F": FLOWER}
 _DEPENDENT = re.compile(r"^([A-Z])\s*([+-])\s*([1-8])$")
 _CONSTRAINT = re.compile(r"^(?:same-parity\s+([A-Z])\s+([A-Z])|([A-Z])\s*(<|!=|==)\s*([A-Z]))$")
 _LINE_KEYS = {"id", "groups", "value", "concealed", "note", "display", "shift", "vars", "constraints", "suits", "distinct_vars"}
 _SECTION_KEYS = {"name", "jokerless_bonus", "lines"}
 _CARD_KEYS = {"card", "title", "values", "sections"}
-
-# An atom: ("num", n, suit) a printed digit; ("var", X, suit); ("tile", t, None) a fixed tile;
-# ("dragon", None, suit) a suit's dragon; ("anydragon", None, None); ("anywind", None, None).
-Atom = tuple[str, Any, "str | None"]
-
-
-@dataclass(frozen=True)
-class Block:
-    atoms: tuple[Atom, ...]
-    bang: bool
-    text: str
-    col: int  # character offset in the groups string
-
-    @cached_property
-    def uniform(self) -> bool:
-        """One atom repeated: one group (else singles shown together)."""
-        return all(a == self.atoms[0] for a in self.atoms)
 
 
 @dataclass
@@ -53,8 +35,8 @@ class Line:
     value: int
     concealed: bool
     jokerless_bonus: bool
-    groups: str
-    tokens: list[tuple[Block, ...]]
+    groups: str  # as typed; forms joined by ' || '
+    forms: list[Form]
     note: str = ""
     display: str = ""
     shift: tuple[int, ...] = (0,)
@@ -68,6 +50,26 @@ class Line:
     @property
     def mark(self) -> str:
         return "C" if self.concealed else "X"
+
+    @property
+    def tokens(self) -> list[Token]:
+        """The groups of every form, in order."""
+        return [tok for form in self.forms for tok in form]
+
+    @property
+    def letters(self) -> list[str]:
+        """The suit letters the line uses, sorted."""
+        return sorted({a[2] for tok in self.tokens for b in tok for a in b.atoms if a[2] is not None})
+
+    @property
+    def suit_counts(self) -> tuple[int, ...]:
+        """How many different suits the letters may take, in the order they are tried."""
+        n = len(self.letters)
+        if self.suits == "distinct" or n < 2:
+            return (n,)
+        if self.suits == "one-or-distinct":
+            return (1, n) if n > 1 else (n,)
+        return tuple(range(1, min(n, 3) + 1))
 
 
 @dataclass
@@ -88,7 +90,7 @@ class Card:
 def card_state(card: Card) -> tuple[Any, ...]:
     """A clean card as plain data (tuples, lists, dicts, strings, ints) for the cache."""
     lines = [(ln.id, ln.section, ln.value, ln.concealed, ln.jokerless_bonus, ln.groups,
-              [[(b.atoms, b.bang, b.text, b.col) for b in tok] for tok in ln.tokens],
+              [[[(b.atoms, b.bang, b.text, b.col) for b in tok] for tok in form] for form in ln.forms],
               ln.note, ln.display, ln.shift, ln.vars, ln.constraints, ln.suits, ln.distinct_vars, ln.loc)
              for ln in card.lines]
     return card.id, card.title, card.sections, card.values, lines
@@ -97,9 +99,10 @@ def card_state(card: Card) -> tuple[Any, ...]:
 def card_from_state(state: tuple[Any, ...], path: str) -> Card:
     """The card `card_state` wrote, as read from `path`."""
     cid, title, sections, values, rows = state
-    lines = [Line(lid, section, value, concealed, bonus, groups, [tuple(Block(*b) for b in tok) for tok in tokens],
+    lines = [Line(lid, section, value, concealed, bonus, groups,
+                  [[tuple(Block(*b) for b in tok) for tok in form] for form in forms],
                   note, display, shift, vars_, constraints, suits, distinct, loc)
-             for (lid, section, value, concealed, bonus, groups, tokens, note, display, shift, vars_, constraints,
+             for (lid, section, value, concealed, bonus, groups, forms, note, display, shift, vars_, constraints,
                   suits, distinct, loc) in rows]
     return Card(cid, title, path, lines, sections, values)
 
@@ -159,6 +162,8 @@ def read_card(doc: Any) -> Card:
         r.error(("sections",), "'sections' is a list of sections, each with a name and lines")
         sections = []
     seen: dict[str, tuple[Any, ...]] = {}
+    budget = MAX_CARD_WAYS
+    count = 0
     for i, sec in enumerate(sections):
         loc = ("sections", i)
         if not isinstance(sec, dict):
@@ -177,6 +182,11 @@ def read_card(doc: Any) -> Card:
         if not isinstance(lines, list) or not lines:
             r.error((*loc, "lines"), "a section needs 'lines', a list of card lines")
             continue
+        if count + len(lines) > MAX_LINES:  # refused before reading the rest: a huge card costs no more
+            r.error((*loc, "lines", max(0, MAX_LINES - count)),
+                    f"a card holds at most {MAX_LINES} lines (a printed card has about 60); this is line {MAX_LINES + 1}")
+            break
+        count += len(lines)
         for j, raw in enumerate(lines):
             line = _line(r, (*loc, "lines", j), raw, name, bonus, values)
             if line is None:
@@ -185,9 +195,44 @@ def read_card(doc: Any) -> Card:
                 r.error((*loc, "lines", j, "id"), f"line id '{line.id}' is used twice (first at {r.place(seen[line.id])})")
                 continue
             seen[line.id] = (*loc, "lines", j, "id")  # its place is found only if it is needed
+            if budget < 0:
+                line.broken = True  # past the card's bound: refused once, at the line that crossed it
+            elif not line.broken:
+                budget -= ways(line)
+                if budget < 0:
+                    r.error((*line.loc, "groups"), f"line {line.id}: the card's lines up to here take more than "
+                            f"{MAX_CARD_WAYS:,} ways to make them, the most a card may take; this line and those "
+                            "after it are not expanded")
+                    line.broken = True
             card.lines.append(line)
+    _text_fields(r, data)
     card.problems, card.warnings = r.problems, r.warnings
     return card
+
+
+def _text_fields(r: _Reader, data: dict[str, Any]) -> None:
+    """A control or bidi character in any text of the card (a stranger's file) is shown escaped
+    wherever the card is printed, and named here so the author can take it out."""
+    fields: list[tuple[tuple[Any, ...], Any]] = [(("title",), data.get("title")), (("card",), data.get("card"))]
+    for i, sec in enumerate(data.get("sections") or []):
+        if not isinstance(sec, dict):
+            continue
+        fields.append((("sections", i, "name"), sec.get("name")))
+        for j, raw in enumerate(sec.get("lines") or [] if isinstance(sec.get("lines"), list) else []):
+            if isinstance(raw, dict):
+                loc = ("sections", i, "lines", j)
+                fields += [((*loc, key), raw.get(key)) for key in ("id", "note", "display")]
+                groups = raw.get("groups")
+                fields += [((*loc, "groups", k), g) for k, g in enumerate(groups)] if isinstance(groups, list) else [
+                    ((*loc, "groups"), groups)]
+        if len(fields) > 4 * MAX_LINES:
+            break
+    for loc, value in fields:
+        if isinstance(value, str) and controls(value) != value:
+            bad = next(ch for ch in value if controls(ch) != ch)
+            r.warn(loc, f"'{loc[-1] if isinstance(loc[-1], str) else loc[-2]}' holds a control or "
+                   f"right-to-left character ({controls(bad)}), which could repaint a terminal or reverse the text "
+                   "around it; it is shown escaped, and should be taken out")
 
 
 def _values(r: _Reader, raw: Any) -> tuple[int, int]:
@@ -222,105 +267,64 @@ def _line(r: _Reader, loc: tuple[Any, ...], raw: Any, section: str, bonus: bool,
     if not isinstance(concealed, bool):
         r.error((*loc, "concealed"), f"line {lid}: concealed is true (C on the card) or false (X)")
         concealed = False
-    groups = raw.get("groups")
-    if not isinstance(groups, str) or not groups.strip():
-        r.error((*loc, "groups") if "groups" in raw else loc, f"line {lid}: 'groups' is the line as printed, e.g. \"FF 2033a 3333b 3333c\"")
+    texts = _groups(r, loc, lid, raw)
+    if texts is None:
         return None
     before = len(r.problems)
-    tokens = _tokens(r, (*loc, "groups"), lid, groups)
-    line = Line(lid, section, value, concealed, bonus, groups, tokens, str(raw.get("note") or ""),
-                str(raw.get("display") or ""), loc=loc)
+    reports = [(text, _report(r, where, lid, offset)) for text, where, offset in texts]
+    forms, looks = read_forms(reports, lid)
+    shown = " || ".join(text for text, _, _ in texts)
+    display = raw.get("display")
+    line = Line(lid, section, value, concealed, bonus, shown, forms, str(raw.get("note") or ""),
+                str(display) if display else " -or- ".join(looks), loc=loc)
     line.suits = _suits(r, loc, lid, raw.get("suits", "distinct"))
     dv = raw.get("distinct_vars", True)
     line.distinct_vars = dv if isinstance(dv, bool) else True
     if not isinstance(dv, bool):
         r.error((*loc, "distinct_vars"), f"line {lid}: distinct_vars is true or false")
-    used = {a[1] for tok in tokens for b in tok for a in b.atoms if a[0] == "var"}
+    used = {a[1] for tok in line.tokens for b in tok for a in b.atoms if a[0] == "var"}
     line.vars = _vars(r, loc, lid, raw.get("vars") or {}, used)
     line.constraints = _constraints(r, loc, lid, raw.get("constraints") or [], set(line.vars))
-    digits = {a[1] for tok in tokens for b in tok for a in b.atoms if a[0] == "num"}
+    digits = {a[1] for tok in line.tokens for b in tok for a in b.atoms if a[0] == "num"}
     line.shift = _shift(r, loc, lid, raw.get("shift"), digits)
-    if len(r.problems) == before:
-        _sizes(r, (*loc, "groups"), lid, tokens)
-    line.broken = len(r.problems) > before
+    for form, (_, report) in zip(forms, reports):
+        if form:
+            sizes(report, lid, form, 0)
+    line.broken = len(r.problems) > before or not all(forms)
+    if not line.broken and ways(line) > MAX_LINE_WAYS:
+        r.error((*loc, "groups"), f"line {lid}: this line stands for {ways(line):,} ways to make it (its alternatives, "
+                f"suits, shifts and variables multiplied); a line may take at most {MAX_LINE_WAYS:,}: split it into "
+                "lines, or write a number that may be anything as a variable (X: any)")
+        line.broken = True
+    if len(r.problems) - before > MAX_LINE_ERRORS:
+        extra = len(r.problems) - before - MAX_LINE_ERRORS
+        del r.problems[before + MAX_LINE_ERRORS:]
+        r.error((*loc, "groups"), f"line {lid}: {extra} more problem{'s' if extra != 1 else ''} not shown")
     return line
 
 
-def _tokens(r: _Reader, loc: tuple[Any, ...], lid: str, text: str) -> list[tuple[Block, ...]]:
-    tokens: list[tuple[Block, ...]] = []
-    pos = 0
-    for part in text.split(" "):
-        if part:
-            blocks = []
-            at = pos
-            for alt in part.split("|"):
-                block = _block(r, loc, lid, alt, at)
-                if block is not None:
-                    blocks.append(block)
-                at += len(alt) + 1
-            if len(blocks) == len(part.split("|")):
-                tokens.append(tuple(blocks))
-        pos += len(part) + 1
-    return tokens
-
-
-def _block(r: _Reader, loc: tuple[Any, ...], lid: str, text: str, col: int) -> Block | None:
-    bang = text.endswith("!")
-    body = text[:-1] if bang else text
-    if not body:
-        r.error(loc, f"line {lid}: an empty group at '{text or '|'}'", col)
+def _groups(r: _Reader, loc: tuple[Any, ...], lid: str, raw: dict[str, Any]) -> list[tuple[str, tuple[Any, ...], int]] | None:
+    """(text, loc, offset) of each form: a list of forms, or one string with `||` between them."""
+    groups = raw.get("groups")
+    where = (*loc, "groups")
+    items = groups if isinstance(groups, list) and groups else [groups]
+    if not all(isinstance(g, str) and g.strip() for g in items):
+        r.error(where if "groups" in raw else loc, f"line {lid}: 'groups' is the line as printed, e.g. \"FF 2033a 3333b "
+                "3333c\", or a list of such forms for a line printed with -or-")
         return None
-    atoms: list[list[Any]] = []
-    pending: list[int] = []  # atoms waiting for a suit letter
-    for i, ch in enumerate(body):
-        if ch in SUIT_VARS:
-            if not pending:
-                r.error(loc, f"line {lid}: suit letter '{ch}' in '{text}' follows nothing that takes a suit", col + i)
-                return None
-            for k in pending:
-                kind = atoms[k][0]
-                if kind in ("num", "var", "dragon"):
-                    atoms[k][2] = ch
-                elif kind != "soap":  # the soap has no suit, even printed in a suit's colour
-                    r.error(loc, f"line {lid}: '{_letter(atoms[k])}' in '{text}' takes no suit letter", col + i)
-                    return None
-            pending = []
-        elif ch.isdigit() and ch != "0":
-            atoms.append(["num", int(ch), None])
-            pending.append(len(atoms) - 1)
-        elif ch == "0":
-            atoms.append(["soap", None, None])
-            pending.append(len(atoms) - 1)
-        elif ch == "D":
-            atoms.append(["dragon", None, None])
-            pending.append(len(atoms) - 1)
-        elif ch in "RGNEWSF":
-            atoms.append(["tile", _FIXED[ch], None])
-            pending.append(len(atoms) - 1)
-        elif ch == "Z":
-            atoms.append(["anywind", None, None])
-            pending.append(len(atoms) - 1)
-        elif ch.isupper() and ch.isascii() and ch not in TILE_LETTERS:
-            atoms.append(["var", ch, None])
-            pending.append(len(atoms) - 1)
-        else:
-            hint = " (J is a joker: a card line names tiles, never jokers)" if ch == "J" else ""
-            r.error(loc, f"line {lid}: '{ch}' in '{text}' is not a tile of the card notation{hint}", col + i)
-            return None
-    for a in atoms:
-        if a[0] in ("num", "var") and a[2] is None:
-            r.error(loc, f"line {lid}: the number '{_letter(a)}' in '{text}' needs a suit letter (a, b or c)", col)
-            return None
-        if a[0] == "dragon" and a[2] is None:
-            a[0] = "anydragon"
-    return Block(tuple((a[0], a[1], a[2]) for a in atoms), bang, text, col)
+    if sum(len(g) for g in items) > MAX_GROUPS_CHARS:
+        r.error(where, f"line {lid}: 'groups' is {sum(len(g) for g in items):,} characters; a line's groups are at most "
+                f"{MAX_GROUPS_CHARS}")
+        return None
+    if isinstance(groups, list):
+        return [(text, (*where, i), offset) for i, g in enumerate(items) for text, offset in split_forms(g)]
+    return [(text, where, offset) for text, offset in split_forms(groups)]
 
 
-def _letter(atom: list[Any]) -> str:
-    kind, value = atom[0], atom[1]
-    if kind == "tile":
-        return short(value)
-    return {"num": str(value), "var": str(value), "soap": "0", "dragon": "D", "anywind": "Z"}.get(kind, "?")
+def _report(r: _Reader, where: tuple[Any, ...], lid: str, offset: int):  # noqa: ANN202
+    def report(message: str, at: int) -> None:
+        r.error(where, message, offset + at)
+    return report
 
 
 def _suits(r: _Reader, loc: tuple[Any, ...], lid: str, raw: Any) -> str:
@@ -396,13 +400,3 @@ def _shift(r: _Reader, loc: tuple[Any, ...], lid: str, raw: Any, digits: set[int
         return tuple(k for k in raw if k in fits)
     r.error((*loc, "shift"), f"line {lid}: shift is any, even, or a list of steps such as [0, 3]")
     return (0,)
-
-
-def _sizes(r: _Reader, loc: tuple[Any, ...], lid: str, tokens: list[tuple[Block, ...]]) -> None:
-    for tok in tokens:
-        if len({len(b.atoms) for b in tok}) > 1:
-            r.error(loc, f"line {lid}: the alternatives '{'|'.join(b.text for b in tok)}' differ in size", tok[0].col)
-            return
-    total = sum(len(tok[0].atoms) for tok in tokens)
-    if total != 14:
-        r.error(loc, f"line {lid}: the groups hold {total} tiles; a hand is 14")

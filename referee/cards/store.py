@@ -16,11 +16,12 @@ from typing import Any
 
 from ..errors import LoadError, UsageError
 from .index import CardIndex
+from .limits import MAX_CARD_BYTES
 from .notation import Card, card_from_state, card_state, read_card
 
 _MEMORY: dict[tuple[str, str], CardIndex] = {}
 # The modules whose change alters what an entry holds: an entry written by other code is a miss.
-_SHAPING = ("tiles.py", "notation.py", "expand.py", "packed.py", "index.py", "store.py")
+_SHAPING = ("tiles.py", "groups.py", "limits.py", "notation.py", "expand.py", "packed.py", "index.py", "store.py")
 _stamp: str | None = None
 
 
@@ -56,7 +57,7 @@ def check(path: Path, raw_bytes: bytes | None = None) -> tuple[Card, list[Any], 
     from ..yamlload import parse
     from .lint import lint
 
-    doc = parse(decode(read_bytes(path) if raw_bytes is None else raw_bytes, path), str(path))
+    doc = parse(decode(read_bytes(path, MAX_CARD_BYTES) if raw_bytes is None else raw_bytes, path), str(path))
     card = read_card(doc)
     problems, warnings, raw = lint(card, doc)
     return card, problems, warnings, raw
@@ -67,7 +68,7 @@ def load(name: str) -> CardIndex:
     from ..files import read_bytes
 
     path = locate(name)
-    raw_bytes = read_bytes(path)
+    raw_bytes = read_bytes(path, MAX_CARD_BYTES)
     digest = hashlib.sha256(raw_bytes).hexdigest()
     key = (str(path.resolve()), digest)
     idx = _MEMORY.get(key)

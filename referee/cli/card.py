@@ -48,7 +48,11 @@ def check(
     files: list[Path] = typer.Argument(..., metavar="FILE...", help="Card files to lint."),
     show_examples: bool = typer.Option(False, "--examples", help="Print one legal hand for every line, to compare with the printed card."),
 ) -> None:
-    """Lint card files: path:line:col for each problem (exit 1); warnings for wordings a judge could misread."""
+    """Lint card files: path:line:col for each problem (exit 1); warnings for wordings a judge could misread.
+
+    A card may hold 500 lines and 20,000 ways to make them (one line 5,000), in a file of at
+    most 256 kB: far above any printed card, and what keeps a shared card file from hanging
+    a judge. The last line says what this card costs."""
     from ..cards.store import check as check_card
     from ..errors import LoadError
 
@@ -72,9 +76,15 @@ def check(
                     groups, blocks, binding = found[0][:3]
                     out.print(f"  {safe(line.id):<4} {safe(' '.join(block_text(t) for t, _ in blocks))}  [dim]{safe(binding)}[/]")
         if not problems:
+            from ..cards.limits import MAX_CARD_WAYS, MAX_LINE_WAYS, ways
+
             n = sum(len(r) for r in raw)
+            cost = [(ways(line), line.id) for line in card.lines]
+            most = max(cost, default=(0, ""))
             out.print(f"[dim]{safe(str(path))}: {len(card.lines)} lines, {n} hands, "
-                      f"{len(warnings)} warning{'s' if len(warnings) != 1 else ''}[/]")
+                      f"{len(warnings)} warning{'s' if len(warnings) != 1 else ''}; "
+                      f"cost {sum(c for c, _ in cost):,} of the {MAX_CARD_WAYS:,} ways a card may take"
+                      + (f" (the most, line {safe(most[1])}: {most[0]:,} of {MAX_LINE_WAYS:,})" if most[1] else "") + "[/]")
     if bad:
         raise typer.Exit(EXIT_FINDING)
 
@@ -134,11 +144,11 @@ def show(
             out.print(f"[bold reverse] {safe(section)} [/]")
         look = _look(ln)
         if ln.display:
-            look.append(f"   ({ln.display})", style="dim")
+            look.append_text(styled((f"   ({ln.display})", "dim")))
         head = styled((f"{ln.id:<4}", "dim"), " ", (f"{ln.mark} {ln.value:>3}", "bold"), "  ")
         head.append_text(look)
         if ln.note:
-            head.append(f"  {ln.note}", style="italic dim")
+            head.append_text(styled((f"  {ln.note}", "italic dim")))
         wrapped(out, head, first="  ", rest="             ")
 
 

@@ -1,0 +1,226 @@
+"""The `groups` of a card line, read as the card prints it: forms, groups, tiles.
+
+A line is one or more forms ("-or-" on the card: a YAML list, or `||` between them), each 14
+tiles in groups separated by spaces. A block of one atom repeated is one group (jokers from 3
+tiles up, unless it ends in `!`); a block of different atoms (`2033a`, `NEWS`) is singles shown
+together. `a b c` are suits; a line with one suit may leave its letters out (they are all `a`).
+Decorations standing alone (`+`, `=`, `x`) are the printed look, not tiles: they are taken out
+and the line's look kept for `display`. Every problem of a line is reported, each with a hint at
+the usual slip behind it, not only the first.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, Callable
+
+from .tiles import EAST, FLOWER, GREEN, NORTH, RED, SOUTH, WEST, short
+
+SUIT_VARS = "abc"
+TILE_LETTERS = set("FNEWSDRGZJ")
+FIXED = {"R": RED, "G": GREEN, "N": NORTH, "E": EAST, "W": WEST, "S": SOUTH, "F": FLOWER}
+DECORATION = re.compile(r"^[+=x×*/÷-]+$")
+_OR = re.compile(r"\s+(?:\|\||-or-|–or–)\s+", re.IGNORECASE)
+
+# An atom: ("num", n, suit) a printed digit; ("var", X, suit); ("tile", t, None) a fixed tile;
+# ("dragon", None, suit) a suit's dragon; ("anydragon", None, None); ("anywind", None, None);
+# ("soap", None, None).
+Atom = tuple[str, Any, "str | None"]
+Token = tuple["Block", ...]  # alternatives for one group
+Form = list[Token]
+Report = Callable[[str, int], None]  # (message, character offset in the groups text)
+
+
+@dataclass(frozen=True)
+class Block:
+    atoms: tuple[Atom, ...]
+    bang: bool
+    text: str
+    col: int  # character offset in the groups string
+
+    @cached_property
+    def uniform(self) -> bool:
+        """One atom repeated: one group (else singles shown together)."""
+        return all(a == self.atoms[0] for a in self.atoms)
+
+
+def split_forms(text: str) -> list[tuple[str, int]]:
+    """(form, offset) for each form of a groups string written with `||` or `-or-`."""
+    out, at = [], 0
+    for m in _OR.finditer(text):
+        out.append((text[at:m.start()], at))
+        at = m.end()
+    out.append((text[at:], at))
+    return out
+
+
+def read_forms(texts: list[tuple[str, Report]], lid: str) -> tuple[list[Form], list[str]]:
+    """The forms of one line, each from (text, report); and the printed look of each form with
+    its decorations when it had any (else the empty list)."""
+    raw: list[list[list[list[Any]]]] = []  # form -> token -> block as [atoms, bang, text, col]
+    looks: list[list[str]] = []
+    decorated = False
+    for text, report in texts:
+        form: list[list[list[Any]]] = []
+        words = []
+        pos = 0
+        for part in text.split(" "):
+            if part and DECORATION.match(part):
+                decorated = True
+                words.append(part)
+            elif part:
+                blocks = []
+                at = pos
+                for alt in part.split("|"):
+                    block = _block(report, lid, alt, at)
+                    if block is not None:
+                        blocks.append(block)
+                    at += len(alt) + 1
+                if len(blocks) == len(part.split("|")):
+                    form.append(blocks)
+                else:
+                    form.append([])  # a broken group: the form is not expanded
+                words.append(part)
+            pos += len(part) + 1
+        raw.append(form)
+        looks.append(words)
+    _suit_letters(raw, texts, lid)
+    forms = [[tuple(Block(tuple((a[0], a[1], a[2]) for a in atoms), bang, text, col)
+                    for atoms, bang, text, col in token) for token in form] for form in raw]
+    if not decorated:
+        return forms, []
+    return forms, [" ".join(re.sub(r"[abc!]", "", w).replace("|", " or ") for w in words) for words in looks]
+
+
+def _suit_letters(raw: list[list[list[list[Any]]]], texts: list[tuple[str, Report]], lid: str) -> None:
+    """A line with no suit letter at all is one suit, `a`; a line with some must give every
+    number its letter."""
+    atoms = [a for form in raw for token in form for block in token for a in block[0]]
+    lettered = any(a[2] is not None for a in atoms)
+    for (_, report), form in zip(texts, raw):
+        for token in form:
+            for block in token:
+                missing = [a for a in block[0] if a[0] in ("num", "var") and a[2] is None]
+                if missing and lettered:
+                    report(f"line {lid}: the number '{_letter(missing[0])}' in '{block[2]}' needs a suit letter "
+                           "(a, b or c; only a line of one suit may leave them all out)", block[3])
+                    token.clear()
+                for a in missing:
+                    a[2] = "a"
+                for a in block[0]:
+                    if a[0] == "dragon" and a[2] is None:
+                        a[0] = "anydragon"
+    for form in raw:
+        if any(not token for token in form):
+            form.clear()
+
+
+def _block(report: Report, lid: str, text: str, col: int) -> list[Any] | None:
+    """One alternative of a group as [atoms, bang, text, col], every problem in it reported."""
+    bang = text.endswith("!")
+    body = text[:-1] if bang else text
+    if not body:
+        report(f"line {lid}: an empty group at '{text or '|'}'", col)
+        return None
+    atoms: list[list[Any]] = []
+    pending: list[int] = []  # atoms waiting for a suit letter
+    ok = True
+    for i, ch in enumerate(body):
+        if ch in SUIT_VARS:
+            if not pending:
+                report(f"line {lid}: suit letter '{ch}' in '{text}' follows nothing that takes a suit", col + i)
+                ok = False
+            for k in pending:
+                kind = atoms[k][0]
+                if kind in ("num", "var", "dragon"):
+                    atoms[k][2] = ch
+                elif kind != "soap":  # the soap has no suit, even printed in a suit's colour
+                    report(f"line {lid}: '{_letter(atoms[k])}' in '{text}' takes no suit letter", col + i)
+                    ok = False
+            pending = []
+        elif ch.isdigit() and ch != "0" and ch.isascii():
+            atoms.append(["num", int(ch), None])
+            pending.append(len(atoms) - 1)
+        elif ch == "0":
+            atoms.append(["soap", None, None])
+            pending.append(len(atoms) - 1)
+        elif ch in "ABC" and pending and atoms[pending[-1]][0] == "num":
+            report(f"line {lid}: '{ch}' in '{text}': suit letters are lower-case ({ch.lower()}), "
+                   "the card's colours; capitals are number variables", col + i)
+            ok = False
+        elif ch == "D" and pending and atoms[pending[-1]][0] == "num":
+            report(f"line {lid}: 'D' in '{text}' is a dragon in a card line; suits are a, b, c "
+                   "(B, C and D are the suits of a hand, not of the card)", col + i)
+            ok = False
+        elif ch == "D":
+            atoms.append(["dragon", None, None])
+            pending.append(len(atoms) - 1)
+        elif ch in FIXED:
+            atoms.append(["tile", FIXED[ch], None])
+            pending.append(len(atoms) - 1)
+        elif ch == "Z":
+            atoms.append(["anywind", None, None])
+            pending.append(len(atoms) - 1)
+        elif ch.isupper() and ch.isascii() and ch not in TILE_LETTERS:
+            atoms.append(["var", ch, None])
+            pending.append(len(atoms) - 1)
+        else:
+            report(f"line {lid}: '{_shown(ch)}' in '{_shown(text)}' is not a tile of the card notation{_hint(ch)}", col + i)
+            ok = False
+    return [atoms, bang, text, col] if ok else None
+
+
+def _hint(ch: str) -> str:
+    if ch == "J":
+        return " (J is a joker: a card line names tiles, never jokers)"
+    if DECORATION.match(ch):
+        return " (decorations go in display:, or stand apart as a word of their own: 1111a + 4444b)"
+    if ch.islower():
+        return " (suits are a, b and c)"
+    if ch in "()":
+        return " (a printed remark goes in note:)"
+    return ""
+
+
+def _shown(text: str) -> str:
+    """A character or group as shown in a message: controls visible, never raw."""
+    from ..safe import clean
+
+    return clean(text[:40]) + ("…" if len(text) > 40 else "")
+
+
+def _letter(atom: list[Any]) -> str:
+    kind, value = atom[0], atom[1]
+    if kind == "tile":
+        return short(value)
+    return {"num": str(value), "var": str(value), "soap": "0", "dragon": "D", "anywind": "Z"}.get(kind, "?")
+
+
+def run_together(block: Block) -> bool:
+    """Singles that look like groups typed without their space (111DDD, 2222FF): two runs or
+    more of one atom repeated."""
+    if block.uniform:
+        return False
+    runs, last, n = 0, None, 0
+    for a in block.atoms + ((None, None, None),):
+        if a == last:
+            n += 1
+            continue
+        if n >= 2:
+            runs += 1
+        last, n = a, 1
+    return runs >= 2
+
+
+def sizes(report: Report, lid: str, form: Form, col: int) -> None:
+    """Alternatives of one size, and 14 tiles in the form."""
+    for tok in form:
+        if len({len(b.atoms) for b in tok}) > 1:
+            report(f"line {lid}: the alternatives '{'|'.join(b.text for b in tok)}' differ in size", tok[0].col)
+    total = sum(len(tok[0].atoms) for tok in form)
+    if total != 14:
+        hint = ""
+        if any(run_together(b) for tok in form for b in tok):
+            hint = " (groups are separated by spaces: 111 DDD, not 111DDD)"
+        report(f"line {lid}: the groups hold {total} tiles; a hand is 14{hint}", col)
