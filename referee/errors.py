@@ -63,8 +63,9 @@ class MissingAnswer(UsageError):
 class LoadError(RefereeError):
     """A ruleset, scenario or answers file that cannot be read or does not fit the format."""
 
-    def __init__(self, problems: list["Problem"]) -> None:
+    def __init__(self, problems: list["Problem"], check: str = "referee check") -> None:
         self.problems = problems
+        self.check = check  # the command that lists them all
         first = problems[0]
         super().__init__(first.message, first.place)
 

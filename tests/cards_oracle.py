@@ -26,6 +26,8 @@ def _suit_maps(line: Line) -> list[dict[str, int]]:
             continue
         if line.suits == "one-or-distinct" and not (distinct or same):
             continue
+        if line.suits[0].isdigit() and str(len(set(combo))) not in line.suits.split(" or "):
+            continue
         out.append(dict(zip(letters, combo)))
     return out
 
@@ -77,9 +79,13 @@ def _expand(line: Line) -> tuple[tuple[tuple[int, int, bool], ...], ...]:
                 if k not in line.shift or any(not 1 <= d + k <= 9 for d in digits):
                     continue
                 for nu in _var_maps(line):
+                    if any(not min(digits) + k <= nu[n] <= max(digits) + k for n in line.runs):
+                        continue
                     picks = [WINDS if any(a[0] == "anywind" for a in b.atoms) else
                              DRAGONS if any(a[0] == "anydragon" for a in b.atoms) else (None,) for b in alt]
                     for chosen in itertools.product(*picks):
+                        if not _apart(line, alt, chosen):
+                            continue
                         groups = []
                         for b, pick in zip(alt, chosen):
                             tiles = []
@@ -102,6 +108,15 @@ def _expand(line: Line) -> tuple[tuple[tuple[int, int, bool], ...], ...]:
                                 groups += [(t, 1, False) for t in tiles]
                         found.add(tuple(sorted(groups)))
     return tuple(sorted(found))
+
+
+def _apart(line: Line, alt: tuple, chosen: tuple) -> bool:
+    """Bare D (Z) groups each a different dragon (wind) when the line says so."""
+    for kind, how in (("anydragon", line.dragons), ("anywind", line.winds)):
+        picked = [c for b, c in zip(alt, chosen) if any(a[0] == kind for a in b.atoms)]
+        if how == "different" and len(set(picked)) < len(picked):
+            return False
+    return True
 
 
 def _place_exposures(groups: list[tuple[int, int, bool]], exposures: list[tuple[int, int, int]]):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .notation import DOMAINS, SUIT_MODES, TILE_LETTERS
+from .notation import DOMAINS, PICKS, SUIT_COUNTS, SUIT_MODES, TILE_LETTERS
 
 _VAR_NAME = "^[" + "".join(c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" if c not in TILE_LETTERS) + "]$"
 
@@ -27,7 +27,9 @@ _LINE: dict[str, Any] = {
                              {"type": "array", "minItems": 1, "items": {"type": "string", "minLength": 1}}]},
         "value": {"type": "integer", "minimum": 1, "description": "The card value, within the card's values."},
         "concealed": {"type": "boolean", "description": "true for a C line (nothing exposed before Mah Jongg); default false (X)."},
-        "note": {"type": "string", "description": "The card's note, shown with the line; say here how to read any wording a judge could read two ways."},
+        "note": {"type": "string", "description": "The card's note as printed, shown with the line. Notes a card prints are "
+                                                  "settings: 'Any 3 Consec. Nos.', 'Any Like Nos.', 'Like Kongs 3, 6 or 9', "
+                                                  "'These Nos. Only', 'Any 1 or 3 Suits', 'Any 3 Dragons'."},
         "display": {"type": "string", "description": "The printed look with decorations ('1111 + 4444 = 5555 FF')."},
         "shift": {"description": "Moves every printed digit by the same step, for 'any consecutive numbers' lines.",
                   "anyOf": [{"enum": ["any", "even"]},
@@ -35,13 +37,19 @@ _LINE: dict[str, Any] = {
         "vars": {"type": "object", "description": "Number variables of the groups: X -> its numbers.",
                  "propertyNames": {"pattern": _VAR_NAME},
                  "additionalProperties": {"anyOf": [
-                     {"enum": sorted(DOMAINS)},
+                     {"enum": [*sorted(DOMAINS), "run"]},
                      {"type": "array", "minItems": 1, "items": {"type": "integer", "minimum": 1, "maximum": 9}},
                      {"type": "string", "pattern": r"^[A-Z]\s*[+-]\s*[1-8]$"}]}},
         "constraints": {"type": "array", "description": "same-parity X Y, X < Y, X != Y or X == Y.",
                         "items": {"type": "string",
                                   "pattern": r"^\s*(same-parity\s+[A-Z]\s+[A-Z]|[A-Z]\s*(<|!=|==)\s*[A-Z])\s*$"}},
-        "suits": {"enum": list(SUIT_MODES), "description": "How the suit letters a b c are bound (default: distinct)."},
+        "suits": {"description": "How the suit letters a b c are bound (default: distinct), or how many suits as printed "
+                           "('1 or 3' for 'Any 1 or 3 Suits').",
+                  "anyOf": [{"enum": [*SUIT_MODES, *SUIT_COUNTS]}, {"enum": [1, 2, 3]},
+                            {"type": "array", "minItems": 1, "items": {"enum": [1, 2, 3]}}]},
+        "dragons": {"enum": list(PICKS), "description": "Bare D groups: any dragon each, the same one twice included "
+                                                        "(any), or each a different one (different; 'Any 3 Dragons')."},
+        "winds": {"enum": list(PICKS), "description": "Bare Z groups: any wind each (any), or each a different one (different)."},
         "distinct_vars": {"type": "boolean", "description": "Variables take different values (default true)."},
     },
 }

@@ -28,6 +28,12 @@ def _suit_bindings(line: Line) -> list[dict[str, int]]:
     return out
 
 
+def _run(line: Line, k: int) -> range:
+    """The numbers of the line's run once its printed digits moved by `k`."""
+    digits = [a[1] for tok in line.tokens for b in tok for a in b.atoms if a[0] == "num"]
+    return range(min(digits) + k, max(digits) + k + 1) if digits else range(0)
+
+
 def _var_bindings(line: Line) -> list[dict[str, int]]:
     free = [n for n, d in line.vars.items() if isinstance(d[0], int)]
     deps = [(n, d) for n, d in line.vars.items() if not isinstance(d[0], int)]
@@ -109,7 +115,7 @@ def _buildable(L: int, U: int) -> bool:
     return not beyond or total(beyond) <= JOKERS
 
 
-Resolved = tuple[tuple[tuple[int, ...], bool], list[Group], int, int]  # (tiles, jokerable), groups, L, U
+Resolved = tuple[tuple[tuple[int, ...], bool], list[Group], int, int, "int | None"]  # (tiles, jokerable), groups, L, U, pick
 
 
 class _Resolver:
@@ -141,7 +147,7 @@ class _Resolver:
                 else:
                     jok, groups = False, [(t, 1, False) for t in tiles]
                 L, U = bounds(groups)
-                hit.append(((tiles, jok), groups, L, U))
+                hit.append(((tiles, jok), groups, L, U, pick))
             self.memo[key] = hit
         return hit
 
@@ -156,17 +162,27 @@ def raw_targets(line: Line) -> Iterator[RawTarget]:
     sigma_words = [_describe(sigma, {}) for sigma in sigmas]
     resolvers = {id(b): _Resolver(b) for tok in line.tokens for b in tok}
     product = itertools.product
+    distinct = tuple(kind for kind, how in (("anydragon", line.dragons), ("anywind", line.winds)) if how == "different")
+    runs = {k: _run(line, k) for k in line.shift} if line.runs else {}
     for alt in itertools.chain.from_iterable(product(*form) for form in line.forms):
         parts = [resolvers[id(b)] for b in alt]
+        # the blocks whose picks must differ: two bare D groups never the same dragon, when said so
+        apart = [[i for i, b in enumerate(alt) if b.atoms[0][0] == kind] for kind in distinct]
+        apart = [group for group in apart if len(group) > 1]
         for sigma, s_words in zip(sigmas, sigma_words):
             for k in line.shift:
                 fixed = [None if resolve.vars else resolve(sigma, k, {}) for resolve in parts]  # the same for every nu
+                run = runs.get(k)
                 for nu, n_words in zip(nus, nu_words):
+                    if run is not None and any(nu[n] not in run for n in line.runs):
+                        continue
                     options = [done if done is not None else resolve(sigma, k, nu) for done, resolve in zip(fixed, parts)]
                     for chosen in product(*options):
+                        if apart and any(len({chosen[i][4] for i in group}) < len(group) for group in apart):
+                            continue
                         groups: list[Group] = []
                         L = U = 0
-                        for _, gs, l, u in chosen:
+                        for _, gs, l, u, _ in chosen:
                             groups += gs
                             L += l
                             U += u

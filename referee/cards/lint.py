@@ -30,19 +30,58 @@ def lint(card: Card, doc: object) -> tuple[list[Problem], list[Problem], list[li
                                     "can be the very same hand; a judge cannot tell which was meant"))
         for groups, *_ in found:
             owner.setdefault(groups, line.id)
+        for message in _repeated_picks(line):
+            warnings.append(Problem(place((*line.loc, "groups")), f"warning: line {line.id}: {message}"))
+        for message in _run_together(line):
+            warnings.append(Problem(place((*line.loc, "groups")), f"warning: line {line.id}: {message}"))
         if not line.note:
             for message in _ambiguous(line):
                 warnings.append(Problem(place((*line.loc, "groups")), f"warning: line {line.id}: {message}; "
                                         "say which in the line's note"))
+            if _variable(line):
+                from .printed import varies
+
+                warnings.append(Problem(place(line.loc), f"warning: line {line.id} varies ({'; '.join(varies(line))}) "
+                                        "but has no note: copy the card's note beside it so a judge reads the line as "
+                                        "printed"))
     return problems, warnings, raw
+
+
+def _repeated_picks(line: Line) -> list[str]:
+    """Two bare D (Z) groups may be filled by the same dragon (wind) unless the line says."""
+    out = []
+    for kind, word, letter, key in (("anydragon", "dragon", "D", "dragons"), ("anywind", "wind", "Z", "winds")):
+        n = max((sum(1 for tok in form if tok[0].atoms[0][0] == kind) for form in line.forms), default=0)
+        if n > 1 and key not in line.said:
+            out.append(f"{_count(n)} 'any {word}' groups (bare {letter}): as written they may be the same {word}, "
+                       f"so one {word} can fill two groups; if the card means different {word}s, say {key}: different "
+                       f"(or the note 'Any {n} {word.title()}s'); {key}: any says they may match")
+    return out
+
+
+def _count(n: int) -> str:
+    return {2: "two", 3: "three", 4: "four"}.get(n, str(n))
+
+
+def _run_together(line: Line) -> list[str]:
+    from .groups import run_together
+
+    return [f"'{b.text}' reads as {len(b.atoms)} singles, which take no joker; if the card prints groups there, "
+            "put a space between them (111 DDD, not 111DDD)" for tok in line.tokens for b in tok if run_together(b)]
+
+
+def _variable(line: Line) -> bool:
+    """More than one hand for a reason beyond the colours: a shift, a number variable, a suit
+    count, any wind or dragon, or forms."""
+    kinds = {a[0] for tok in line.tokens for b in tok for a in b.atoms}
+    return (line.shift != (0,) or bool(line.vars) or len(line.forms) > 1 or line.suits != "distinct"
+            or bool(kinds & {"anywind", "anydragon"}))
 
 
 def _ambiguous(line: Line) -> list[str]:
     atoms = [a for tok in line.tokens for b in tok[:1] for a in b.atoms[:1]]
     kinds = [a[0] for a in atoms]
     out = []
-    if kinds.count("anywind") > 1:
-        out.append("two 'any wind' groups (Z) may be the same wind or different ones")
     if "anydragon" in kinds and "dragon" in kinds:
         out.append("an 'any dragon' group (bare D) may be the same dragon as a suit's dragon")
     if line.suits == "one-or-distinct":

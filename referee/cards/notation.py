@@ -21,9 +21,12 @@ __all__ = ["Block", "Card", "Line", "SUIT_VARS", "TILE_LETTERS", "read_card"]
 
 DOMAINS = {"any": tuple(range(1, 10)), "even": (2, 4, 6, 8), "odd": (1, 3, 5, 7, 9)}
 SUIT_MODES = ("distinct", "one-or-distinct", "any")
+SUIT_COUNTS = ("1", "2", "3", "1 or 2", "1 or 3", "2 or 3")  # as printed: "Any 1 or 3 Suits"
+PICKS = ("any", "different")  # how the bare D (Z) groups of a line may pick their dragons (winds)
 _DEPENDENT = re.compile(r"^([A-Z])\s*([+-])\s*([1-8])$")
 _CONSTRAINT = re.compile(r"^(?:same-parity\s+([A-Z])\s+([A-Z])|([A-Z])\s*(<|!=|==)\s*([A-Z]))$")
-_LINE_KEYS = {"id", "groups", "value", "concealed", "note", "display", "shift", "vars", "constraints", "suits", "distinct_vars"}
+_LINE_KEYS = {"id", "groups", "value", "concealed", "note", "display", "shift", "vars", "constraints", "suits", "distinct_vars",
+              "dragons", "winds"}
 _SECTION_KEYS = {"name", "jokerless_bonus", "lines"}
 _CARD_KEYS = {"card", "title", "values", "sections"}
 
@@ -44,12 +47,21 @@ class Line:
     constraints: list[tuple[str, str, str]] = field(default_factory=list)
     suits: str = "distinct"
     distinct_vars: bool = True
+    dragons: str = "any"  # bare D groups: any dragon each, or each a different one
+    winds: str = "any"
+    runs: tuple[str, ...] = ()  # variables bound to the run of the line's printed numbers (X: run)
+    said: tuple[str, ...] = ()  # settings written out (or said by the note), not left to their default
     loc: tuple[Any, ...] = ()  # where the line sits in the file, for Document.place
     broken: bool = False  # reading it found a problem: it is not expanded
 
     @property
     def mark(self) -> str:
         return "C" if self.concealed else "X"
+
+    @property
+    def printed(self) -> str:
+        """The groups as the card prints them: forms joined by -or-."""
+        return self.groups.replace(" || ", " -or- ")
 
     @property
     def tokens(self) -> list[Token]:
@@ -65,10 +77,12 @@ class Line:
     def suit_counts(self) -> tuple[int, ...]:
         """How many different suits the letters may take, in the order they are tried."""
         n = len(self.letters)
+        if self.suits[0].isdigit():
+            return tuple(int(c) for c in self.suits.split(" or "))
         if self.suits == "distinct" or n < 2:
             return (n,)
         if self.suits == "one-or-distinct":
-            return (1, n) if n > 1 else (n,)
+            return (1, n)
         return tuple(range(1, min(n, 3) + 1))
 
 
@@ -91,7 +105,8 @@ def card_state(card: Card) -> tuple[Any, ...]:
     """A clean card as plain data (tuples, lists, dicts, strings, ints) for the cache."""
     lines = [(ln.id, ln.section, ln.value, ln.concealed, ln.jokerless_bonus, ln.groups,
               [[[(b.atoms, b.bang, b.text, b.col) for b in tok] for tok in form] for form in ln.forms],
-              ln.note, ln.display, ln.shift, ln.vars, ln.constraints, ln.suits, ln.distinct_vars, ln.loc)
+              ln.note, ln.display, ln.shift, ln.vars, ln.constraints, ln.suits, ln.distinct_vars, ln.dragons, ln.winds,
+              ln.runs, ln.said, ln.loc)
              for ln in card.lines]
     return card.id, card.title, card.sections, card.values, lines
 
@@ -101,9 +116,9 @@ def card_from_state(state: tuple[Any, ...], path: str) -> Card:
     cid, title, sections, values, rows = state
     lines = [Line(lid, section, value, concealed, bonus, groups,
                   [[tuple(Block(*b) for b in tok) for tok in form] for form in forms],
-                  note, display, shift, vars_, constraints, suits, distinct, loc)
+                  note, display, shift, vars_, constraints, suits, distinct, dragons, winds, runs, said, loc)
              for (lid, section, value, concealed, bonus, groups, forms, note, display, shift, vars_, constraints,
-                  suits, distinct, loc) in rows]
+                  suits, distinct, dragons, winds, runs, said, loc) in rows]
     return Card(cid, title, path, lines, sections, values)
 
 
@@ -277,16 +292,24 @@ def _line(r: _Reader, loc: tuple[Any, ...], raw: Any, section: str, bonus: bool,
     display = raw.get("display")
     line = Line(lid, section, value, concealed, bonus, shown, forms, str(raw.get("note") or ""),
                 str(display) if display else " -or- ".join(looks), loc=loc)
-    line.suits = _suits(r, loc, lid, raw.get("suits", "distinct"))
+    digits = [a[1] for tok in line.tokens for b in tok for a in b.atoms if a[0] == "num"]
+    raw = _with_note(r, loc, lid, raw, digits, len(line.letters))
+    line.said = tuple(k for k in ("suits", "shift", "dragons", "winds") if k in raw)
+    line.suits = _suits(r, loc, lid, raw.get("suits", "distinct"), len(line.letters))
+    line.dragons = _picks(r, loc, lid, raw, "dragons")
+    line.winds = _picks(r, loc, lid, raw, "winds")
     dv = raw.get("distinct_vars", True)
     line.distinct_vars = dv if isinstance(dv, bool) else True
     if not isinstance(dv, bool):
         r.error((*loc, "distinct_vars"), f"line {lid}: distinct_vars is true or false")
     used = {a[1] for tok in line.tokens for b in tok for a in b.atoms if a[0] == "var"}
     line.vars = _vars(r, loc, lid, raw.get("vars") or {}, used)
+    line.runs = tuple(sorted(n for n, d in (raw.get("vars") or {}).items() if d == "run" and n in line.vars))
+    if line.runs and not digits:
+        r.error((*loc, "vars"), f"line {lid}: '{line.runs[0]}: run' is any number of the line's run, but the line prints "
+                "no numbers")
     line.constraints = _constraints(r, loc, lid, raw.get("constraints") or [], set(line.vars))
-    digits = {a[1] for tok in line.tokens for b in tok for a in b.atoms if a[0] == "num"}
-    line.shift = _shift(r, loc, lid, raw.get("shift"), digits)
+    line.shift = _shift(r, loc, lid, raw.get("shift"), set(digits))
     for form, (_, report) in zip(forms, reports):
         if form:
             sizes(report, lid, form, 0)
@@ -327,11 +350,72 @@ def _report(r: _Reader, where: tuple[Any, ...], lid: str, offset: int):  # noqa:
     return report
 
 
-def _suits(r: _Reader, loc: tuple[Any, ...], lid: str, raw: Any) -> str:
-    if raw not in SUIT_MODES:
-        r.error((*loc, "suits"), f"line {lid}: suits is one of {', '.join(SUIT_MODES)}")
+def _with_note(r: _Reader, loc: tuple[Any, ...], lid: str, raw: dict[str, Any], digits: list[int],
+               letters: int) -> dict[str, Any]:
+    """The line's settings with those its printed note says ("Any 3 Consec. Nos." is shift: any);
+    a setting written out must agree with the note."""
+    from .printed import note_settings
+
+    note = raw.get("note")
+    if not isinstance(note, str) or not note:
+        return raw
+    found, problems = note_settings(note, digits)
+    for problem in problems:
+        r.error((*loc, "note"), f"line {lid}: {problem}")
+    out = dict(raw)
+    for key, (value, phrase) in found.items():
+        if key not in raw:
+            out[key] = value
+        elif _normal(raw[key]) != _normal(value) and not (key == "suits" and _same_counts(raw[key], value, letters)):
+            r.error((*loc, key), f"line {lid}: the note '{phrase}' says {key}: {_normal(value)}, but the line says "
+                    f"{key}: {_normal(raw[key])}; keep one")
+    return out
+
+
+def _same_counts(written: Any, said: str, letters: int) -> bool:
+    """suits: one-or-distinct on a line of two letters is the note's 'Any 1 or 2 Suits'."""
+    probe = Line("", "", 0, False, True, "", [[(Block((("num", 1, c),), False, "", 0),) for c in "abc"[:letters]]])
+    probe.suits = str(written)
+    counts = probe.suit_counts
+    probe.suits = said
+    return counts == probe.suit_counts
+
+
+def _normal(value: Any) -> str:
+    if isinstance(value, list):
+        return "[" + ", ".join(map(str, value)) + "]"
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return str(value)
+
+
+def _suits(r: _Reader, loc: tuple[Any, ...], lid: str, raw: Any, letters: int) -> str:
+    if isinstance(raw, list) and raw and all(isinstance(n, int) and not isinstance(n, bool) for n in raw):
+        raw = " or ".join(map(str, sorted(set(raw))))
+    elif isinstance(raw, int) and not isinstance(raw, bool):
+        raw = str(raw)
+    if raw not in SUIT_MODES and raw not in SUIT_COUNTS:
+        r.error((*loc, "suits"), f"line {lid}: suits is one of {', '.join(SUIT_MODES)}, or a count as printed: "
+                f"{', '.join(SUIT_COUNTS)}")
         return "distinct"
-    return str(raw)
+    raw = str(raw)
+    if raw[0].isdigit():
+        most = max(int(c) for c in raw.split(" or "))
+        if most > max(letters, 1):
+            r.error((*loc, "suits"), f"line {lid}: suits {raw}, but the line has {letters} suit letter"
+                    f"{'s' if letters != 1 else ''} ({', '.join('abc'[:letters]) or 'none'}); give each suit of the "
+                    "printed card its own letter")
+            return "distinct"
+    return raw
+
+
+def _picks(r: _Reader, loc: tuple[Any, ...], lid: str, raw: dict[str, Any], key: str) -> str:
+    value = raw.get(key, "any")
+    if value not in PICKS:
+        r.error((*loc, key), f"line {lid}: {key} is any (each bare {'D' if key == 'dragons' else 'Z'} group picks its own, "
+                "the same one twice included) or different (each a different one)")
+        return "any"
+    return str(value)
 
 
 def _vars(r: _Reader, loc: tuple[Any, ...], lid: str, raw: Any, used: set[str]) -> dict[str, Any]:
@@ -346,6 +430,8 @@ def _vars(r: _Reader, loc: tuple[Any, ...], lid: str, raw: Any, used: set[str]) 
             continue
         if isinstance(dom, str) and dom in DOMAINS:
             out[name] = DOMAINS[dom]
+        elif dom == "run":  # any number of the line's run; narrowed for each shift when expanded
+            out[name] = DOMAINS["any"]
         elif isinstance(dom, list) and dom and all(isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 9 for n in dom):
             out[name] = tuple(dom)
         elif isinstance(dom, str) and _DEPENDENT.match(dom.strip()):
@@ -357,7 +443,8 @@ def _vars(r: _Reader, loc: tuple[Any, ...], lid: str, raw: Any, used: set[str]) 
                 continue
             out[name] = (base, n if sign == "+" else -n)
         else:
-            r.error(where, f"line {lid}: '{dom}' is not a domain: any, even, odd, a list such as [3, 6, 9], or 'X+1'")
+            r.error(where, f"line {lid}: '{dom}' is not a domain: any, even, odd, run (any number of the line's run), "
+                    "a list such as [3, 6, 9], or 'X+1'")
             continue
         if name not in used:
             r.warn(where, f"line {lid}: variable {name} is declared but not used in the groups")

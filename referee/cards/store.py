@@ -77,7 +77,7 @@ def load(name: str) -> CardIndex:
     if idx is None:
         card, problems, _, raw = check(path, raw_bytes)
         if problems:
-            raise LoadError(problems)
+            raise LoadError(problems, f"referee card check {path}")
         idx = CardIndex.build(card, raw)
         _store(path, digest, idx)
     _MEMORY[key] = idx

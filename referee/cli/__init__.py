@@ -50,7 +50,7 @@ EXIT_OK, EXIT_FINDING, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 def fail(exc: RefereeError) -> NoReturn:
     if isinstance(exc, LoadError) and len(exc.problems) > 1:
         more = len(exc.problems) - 1
-        err.print(f"referee: {safe(exc.problems[0])} (and {more} more; run 'referee check')")
+        err.print(f"referee: {safe(exc.problems[0])} (and {more} more; run '{safe(exc.check)}')")
     else:
         err.print(f"referee: {safe(exc)}")
     raise typer.Exit(exc.exit_code)

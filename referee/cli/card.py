@@ -10,7 +10,7 @@ from .. import __version__
 from ..errors import UsageError
 from . import EXIT_FINDING, app, examples, guarded, out, print_json, safe
 from .helpfmt import App
-from .show import styled, wrapped
+from .show import clean, styled, wrapped
 
 card_app = App(no_args_is_help=True, help="A year's card as a YAML file: lint it, print it.",
                epilog="Only the invented practice card ships (id 'practice'); enter your own from cards/template.yaml.")
@@ -46,7 +46,8 @@ def choose_card(name: str | None, ruleset: str | None = None) -> Any:
 @guarded
 def check(
     files: list[Path] = typer.Argument(..., metavar="FILE...", help="Card files to lint."),
-    show_examples: bool = typer.Option(False, "--examples", help="Print one legal hand for every line, to compare with the printed card."),
+    show_examples: bool = typer.Option(False, "--examples", help="Print one hand for every line, to read the card back against the "
+                                       "printed one (marked where the set cannot make it without jokers)."),
 ) -> None:
     """Lint card files: path:line:col for each problem (exit 1); warnings for wordings a judge could misread.
 
@@ -69,12 +70,13 @@ def check(
             out.print(safe(str(p)), soft_wrap=True)
         bad += len(problems)
         if show_examples:
-            from ..cards.verify import block_text
+            from ..cards.printed import example
 
             for line, found in zip(card.lines, raw):
                 if found:
-                    groups, blocks, binding = found[0][:3]
-                    out.print(f"  {safe(line.id):<4} {safe(' '.join(block_text(t) for t, _ in blocks))}  [dim]{safe(binding)}[/]")
+                    tiles, jokers, binding = example(found)
+                    need = f"  [yellow]needs {jokers} joker{'s' if jokers != 1 else ''}[/]" if jokers else ""
+                    out.print(f"  {safe(line.id):<4} {safe(tiles)}{need}  [dim]{safe(binding)}[/]", soft_wrap=True)
         if not problems:
             from ..cards.limits import MAX_CARD_WAYS, MAX_LINE_WAYS, ways
 
@@ -91,24 +93,27 @@ def check(
 
 def _look(line: Any) -> Any:
     """A line the way the printed card shows it: suits as colours (their letters kept when there
-    is no colour), decorations from `display`."""
+    is no colour), decorations from `display`, forms joined by -or-."""
     from rich.text import Text
 
     colour = out.get().color_system is not None
     text = Text()
-    for i, tok in enumerate(line.tokens):
-        if i:
-            text.append(" ")
-        for j, block in enumerate(tok):
-            if j:
-                text.append(" or ", style="dim")
-            for ch in block.text:
-                if ch in SUIT_STYLE:
-                    if not colour:
-                        text.append(ch, style="dim")
-                    continue
-                suit = _suit_after(block.text, block.text.index(ch)) if ch != "0" else None
-                text.append(ch, style=SUIT_STYLE.get(suit or "", ""))
+    for f, form in enumerate(line.forms):
+        if f:
+            text.append(" -or- ", style="dim")
+        for i, tok in enumerate(form):
+            if i:
+                text.append(" ")
+            for j, block in enumerate(tok):
+                if j:
+                    text.append(" or ", style="dim")
+                for ch in block.text:
+                    if ch in SUIT_STYLE:
+                        if not colour:
+                            text.append(ch, style="dim")
+                        continue
+                    suit = _suit_after(block.text, block.text.index(ch)) if ch != "0" else None
+                    text.append(clean(ch), style=SUIT_STYLE.get(suit or "", ""))
     return text
 
 
@@ -127,12 +132,14 @@ def show(
     as_json: bool = typer.Option(False, "--json", help="Print one JSON document."),
 ) -> None:
     """Print a card as the printed card reads: family by family, each line with X or C and its value."""
+    from ..cards.printed import varies
+
     idx = choose_card(card, ruleset)
     c = idx.card
     if as_json:
         print_json({"referee_version": __version__, "card": c.id, "title": c.title, "lines": [
             {"id": ln.id, "section": ln.section, "groups": ln.groups, "display": ln.display or None, "value": ln.value,
-             "concealed": ln.concealed, "note": ln.note or None,
+             "concealed": ln.concealed, "note": ln.note or None, "varies": varies(ln),
              "hands": sum(1 for _ in idx.each(idx.by_line.get(ln.id, 0)))} for ln in c.lines]})
         return
     out.print(f"[bold]{safe(c.title)}[/]  [dim]({safe(c.id)}; colours are suits: any three different suits, not fixed ones)[/]")
@@ -150,6 +157,9 @@ def show(
         if ln.note:
             head.append_text(styled((f"  {ln.note}", "italic dim")))
         wrapped(out, head, first="  ", rest="             ")
+        how = varies(ln)
+        if how:
+            wrapped(out, "varies: " + "; ".join(how), first="             ", style="dim")
 
 
 def print_verdict(verdict: Any, card: Any) -> None:
@@ -167,7 +177,7 @@ def print_verdict(verdict: Any, card: Any) -> None:
     for i, m in enumerate(verdict.made):
         ln = m.line
         best = ("  best", "bold") if i == 0 else ""
-        wrapped(out, styled((f"{ln.id}", "bold"), f"  {ln.section}  {ln.groups}  ",
+        wrapped(out, styled((f"{ln.id}", "bold"), f"  {ln.section}  {ln.printed}  ",
                             (f"{'concealed (C)' if ln.concealed else 'exposed (X)'} {ln.value}", "bold"), best),
                 first="  ", rest="      ")
         wrapped(out, f"as {' '.join(block_text(t) for t, _ in m.target.blocks)}" + (f", read with {m.target.binding}" if m.target.binding else ""),
@@ -189,7 +199,7 @@ def print_verdict(verdict: Any, card: Any) -> None:
     for near in verdict.nearest:
         ln = near.line
         off = f"{near.distance} tile{'s' if near.distance != 1 else ''} off"
-        wrapped(out, styled((ln.id, "bold"), f"  {ln.section}  {ln.groups}  {ln.mark} {ln.value}  ", (off, "dim")),
+        wrapped(out, styled((ln.id, "bold"), f"  {ln.section}  {ln.printed}  {ln.mark} {ln.value}  ", (off, "dim")),
                 first="  ", rest="      ")
         if near.target.binding:
             wrapped(out, f"as {' '.join(block_text(t) for t, _ in near.target.blocks)}, read with {near.target.binding}",
@@ -238,7 +248,7 @@ def print_dead(verdict: Any, card: Any, limit: int = 5) -> None:
                 continue
             ln = kill.target.line
             label = "Nearest" if i == 0 else "Next"
-            wrapped(out, styled((f"{label}: {ln.id}", "bold"), f"  {ln.section}  {ln.groups}  {ln.mark} {ln.value}"),
+            wrapped(out, styled((f"{label}: {ln.id}", "bold"), f"  {ln.section}  {ln.printed}  {ln.mark} {ln.value}"),
                     first="  ", rest="      ")
             for reason in kill.reasons:
                 wrapped(out, reason, first="    - ", rest="      ")
@@ -248,7 +258,7 @@ def print_dead(verdict: Any, card: Any, limit: int = 5) -> None:
                         f"{card.id} can still be made."), rest="  ")
     for o in verdict.open[:limit]:
         ln = o.target.line
-        wrapped(out, styled((ln.id, "bold"), f"  {ln.section}  {ln.groups}  {ln.mark} {ln.value}"), first="  ", rest="      ")
+        wrapped(out, styled((ln.id, "bold"), f"  {ln.section}  {ln.printed}  {ln.mark} {ln.value}"), first="  ", rest="      ")
         wrapped(out, f"as {' '.join(block_text(t) for t, _ in o.target.blocks)}" + (f", read with {o.target.binding}" if o.target.binding else ""),
                 first="      ", rest="        ", style="dim")
         wrapped(out, "still to gather: " + " ".join(o.still) + (f" (at least {o.jokers_needed} joker{'s' if o.jokers_needed != 1 else ''})" if o.jokers_needed else ""),

@@ -103,7 +103,7 @@ def _card(idx: Any) -> dict[str, Any] | None:
     for ln in idx.card.lines:
         if not sections or sections[-1][0] != ln.section:
             sections.append((ln.section, []))
-        sections[-1][1].append((ln.id, ln.display or ln.groups, ln.mark, ln.value, ln.note))
+        sections[-1][1].append((ln.id, ln.display or ln.printed, ln.mark, ln.value, ln.note))
     return {"id": idx.card.id, "title": idx.card.title, "sections": sections}
 
 
