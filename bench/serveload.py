@@ -57,8 +57,9 @@ def _start(db: Path, env: dict[str, str]) -> tuple[subprocess.Popen[str], int, f
 
 
 def _request(port: int, method: str, path: str, form: dict[str, str] | None = None,
-             cookie: str = "") -> tuple[int, dict[str, str], str]:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+             cookie: str = "", source: str = "127.0.0.1") -> tuple[int, dict[str, str], str]:
+    """One request from `source` (venueload gives each judge's phone an address of its own)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30, source_address=(source, 0))
     headers = {"Cookie": cookie} if cookie else {}
     body = None
     if form is not None:
@@ -71,8 +72,8 @@ def _request(port: int, method: str, path: str, form: dict[str, str] | None = No
         conn.close()
 
 
-def _sign_in(port: int, name: str) -> str:
-    status, headers, _ = _request(port, "POST", "/login", {"name": name, "pin": PIN, "next": "/"})
+def _sign_in(port: int, name: str, source: str = "127.0.0.1") -> str:
+    status, headers, _ = _request(port, "POST", "/login", {"name": name, "pin": PIN, "next": "/"}, source=source)
     if status != 303:
         raise RuntimeError(f"sign-in answered {status}")
     return headers["set-cookie"].split(";")[0]

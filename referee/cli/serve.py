@@ -83,6 +83,8 @@ def serve(
     name: list[str] = typer.Option([], "--name", metavar="HOST", help="Another name phones use for this laptop (e.g. judges.lan); repeatable."),
     judges_only: bool = typer.Option(False, "--judges-only", help="Everything behind sign-in: players cannot look up rulings."),
     no_qr: bool = typer.Option(False, "--no-qr", help="Do not print the QR code."),
+    per_address: int = typer.Option(32, "--per-address", min=1, max=10_000, metavar="N",
+                                    help="Most connections open at once from one address (raise it only if every phone reaches the laptop through one router address)."),
 ) -> None:
     """Serve the judges' pages: search, questions, the ruling and Record, from any phone's browser.
 
@@ -98,6 +100,7 @@ def serve(
         import uvicorn
 
         from ..web import Settings, create_app
+        from ..web.conn import KEEP_ALIVE_S, guarded, open_files
     except ImportError as exc:
         raise UsageError(f"'referee serve' needs the web extra ({exc.name} is missing): pip install -e \".[web]\"") from None
     import socket
@@ -141,7 +144,11 @@ def serve(
     sys.stdout.flush()
     # The log's event streams watch `should_exit` and end themselves within a poll; the
     # graceful timeout only backs that up (uvicorn otherwise waits for ever on an open stream).
-    config = uvicorn.Config(application, timeout_graceful_shutdown=2, limit_concurrency=200, server_header=False,
+    # Connections are guarded per address (web/conn.py); the overall limit only keeps the server
+    # within its open files, far above what the judges' phones need.
+    budget = max(64, open_files() - 64)
+    config = uvicorn.Config(application, http=guarded(per_address), timeout_keep_alive=KEEP_ALIVE_S,
+                            limit_concurrency=budget, backlog=2048, timeout_graceful_shutdown=2, server_header=False,
                             log_level="warning", access_log=False, lifespan="off")
     server = uvicorn.Server(config)
     settings.stopping = lambda: bool(server.should_exit)

@@ -79,8 +79,16 @@ def refuse(path: Path, why: str) -> StoreError:
     return StoreError(f"{path}: {why}; not touching it (use another --db or REFEREE_DB)")
 
 
+_CHECKED: set[tuple[int, int, int, int]] = set()  # files this process found to be SQLite's, as _identity gives them
+
+
 def _check_file(path: Path) -> None:
-    """Refuse anything that is not an SQLite file before SQLite sees it (it would not be ours)."""
+    """Refuse anything that is not an SQLite file before SQLite sees it (it would not be ours).
+
+    A file checked once is not read again while it is the same file, unchanged on disk: a
+    long-running process (`referee serve`) opens the log for every page, and each read of the
+    header opens and closes a descriptor of the file, which on POSIX drops the locks of any
+    other connection this process holds on it (see `hold`)."""
     if path.is_dir():
         raise refuse(path, "is a folder, not a rulings log")
     if not path.exists():
@@ -88,12 +96,25 @@ def _check_file(path: Path) -> None:
     if not path.is_file():  # opening a FIFO would wait for a writer for ever; a device is no log
         raise refuse(path, "is not a regular file (a device, FIFO or socket)")
     try:
+        st = path.stat()
+    except OSError:
+        st = None
+    if st is not None and st.st_size and _identity(st) in _CHECKED:
+        return
+    try:
         with path.open("rb") as fh:
             head = fh.read(len(SQLITE_MAGIC))
     except OSError as exc:
         raise StoreError(f"{path}: cannot read the rulings log ({exc.strerror})") from None
     if head and head != SQLITE_MAGIC:
         raise refuse(path, "is not a rulings log (not an SQLite database)")
+    if head and st is not None:
+        _CHECKED.add(_identity(st))
+
+
+def _identity(st: os.stat_result) -> tuple[int, int, int, int]:
+    """Which file, and which state of it: in WAL mode the file itself changes only at a checkpoint."""
+    return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns
 
 
 def unwritable(path: Path) -> str | None:

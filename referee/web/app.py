@@ -55,6 +55,11 @@ class Web:
 
         self.settings = settings
         check(settings.db)  # the log exists (created if need be) and is one, before any page reads it
+        self._held = None
+        if isinstance(settings.db, Path):  # see store.sqlite.hold: no page pays for the WAL's checkpoint
+            from ..store.sqlite import hold
+
+            self._held = hold(settings.db)
         self.signer = Signer(settings.key or load_key(settings.db))
         self.limiter = PinLimiter()
         env = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True,
