@@ -22,11 +22,23 @@ def outcome(rs, sid: str, **facts: object) -> Outcome:  # type: ignore[no-untype
     return out
 
 
-def test_a_throw_in_after_a_false_call_on_a_wrong_end_discard_leaves_one_live_hand(nmjl) -> None:  # type: ignore[no-untyped-def]
-    out = outcome(nmjl, "wrong-end", **WRONG_END_FALSE_MJ, others_acted="one", survivor_later_dead="no", exposer="East")
-    assert out.ruling.id == "MJE-4"
+def test_a_throw_in_after_a_false_call_on_a_wrong_end_discard_replays_with_one_live_hand(nmjl) -> None:  # type: ignore[no-untyped-def]
+    # the picker died before the call: the goto says so, so the judge is not asked, and the game
+    # is replayed rather than played on by one live hand
+    out = outcome(nmjl, "wrong-end", **WRONG_END_FALSE_MJ, others_acted="one", exposer="East")
+    assert out.ruling.id == "MJE-11" and out.game == "replay"
     assert {p.seat for p in out.dead} == {"South", "East", "North"}
-    assert any("only West is left live" in n and "three-dead-hands" in n for n in out.notes)
+    assert not any("left live" in n for n in out.notes)
+
+
+def test_a_hand_dead_before_the_call_is_asked_when_the_judge_starts_at_the_false_call(nmjl) -> None:  # type: ignore[no-untyped-def]
+    q = advance(nmjl, "mahjong-in-error", {"others_acted": "one"})
+    assert not isinstance(q, Outcome) and q.fact == "dead_before_call"
+    out = outcome(nmjl, "mahjong-in-error", others_acted="one", dead_before_call="yes", declarer="South", exposer="East")
+    assert out.ruling.id == "MJE-11" and out.game == "replay"
+    out = outcome(nmjl, "mahjong-in-error", others_acted="one", dead_before_call="no", survivor_later_dead="no",
+                  declarer="South", exposer="East")
+    assert out.ruling.id == "MJE-4" and out.game == "continues"
 
 
 def test_no_note_when_two_live_hands_remain(nmjl) -> None:  # type: ignore[no-untyped-def]

@@ -210,14 +210,14 @@ def test_an_answer_the_ruling_never_reads_is_named_on_stderr() -> None:
 
 
 def test_an_unused_answer_with_a_close_name_suggests_the_fact_left_open() -> None:
-    args = ["rule", "mahjong-in-error", "-a", "others_acted=one", "-a", "survivor_later_dead=no",
+    args = ["rule", "mahjong-in-error", "-a", "others_acted=one", "-a", "dead_before_call=no", "-a", "survivor_later_dead=no",
             "-a", "exposers=South,West", "-s", "declarer=East", "--no-input"]
     r = run(*args)
     assert r.code == 0, r.output
     assert "referee: note: exposers=South,West was not used by this ruling (it asks for exposer)" in r.stderr, r.stderr
     doc = run(*args, "--json").json()  # stdout is the JSON alone; the note stays on stderr
     assert doc["unused"] == {"exposers": ["South", "West"]}
-    assert "unused" not in run("rule", *args[1:6], "-s", "declarer=East", "--no-input", "--json").json()
+    assert "unused" not in run("rule", *args[1:8], "-s", "declarer=East", "--no-input", "--json").json()
 
 
 def test_an_answers_file_may_hold_answers_for_other_branches(tmp_path: Path) -> None:

@@ -125,7 +125,7 @@ def test_json_keeps_everything() -> None:
 def test_a_note_that_names_a_source_is_still_the_ruling_s_own_note() -> None:
     """Only what the ruleset files under `other_sources:` is labelled so: a note that names the
     AMJA guide as this ruling's own basis is a note (a wording rule once filed it apart)."""
-    full = cli("rule", "mahjong-in-error", "-a", "others_acted=one", "-a", "survivor_later_dead=yes",
+    full = cli("rule", "mahjong-in-error", "-a", "others_acted=one", "-a", "dead_before_call=no", "-a", "survivor_later_dead=yes",
                "-a", "attempted_value=30", "--seat", "declarer=East", "--seat", "exposer=South",
                "--seat", "survivor_dead=West", "--no-input", "--full").stdout
     text = " ".join(full.split())
