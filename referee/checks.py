@@ -19,7 +19,10 @@ from .search import words as search_words
 Key = tuple[str, str]  # (situation, node)
 # A payment amount in words ("pays double", "paid ... the hand value"): true only of money games, so
 # a ruleset that scores points must not read it out.
-MONEY_TEXT = re.compile(r"\b(pay|pays|paid|payment|payments)\b[^.;:]*?\b(doubl\w*|twice|single|four times|the hand value|the value)\b",
+# "Pays the winner like any other loser" is the same: a points game has no losers' payments, only
+# the dead hand's score.
+MONEY_TEXT = re.compile(r"\b(pay|pays|paid|payment|payments)\b[^.;:]*?\b(doubl\w*|twice|single|four times|the hand value|the value"
+                        r"|like any (other )?loser|as a (normal )?loser|the (eventual )?winner|any winner|normally)\b",
                         re.IGNORECASE)
 
 

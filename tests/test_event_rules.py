@@ -97,6 +97,9 @@ def test_a_points_overlay_that_inherits_a_money_sentence_is_told_where(events: P
     assert rs is not None and not problems
     said = [str(p) for p in lint(rs) if "OHD-1" in p.message]
     assert said and "obvious-hand-discard.yaml" in said[0] and "scores points" in said[0], said
+    # a dead hand "pays the winner like any other loser" is money too: under points it scores
+    for rid in ("DHR-1", "DCH-3", "DBP-2", "SDD-2", "SMJ-3"):
+        assert any(f"ruling {rid} says" in p.message and "scores points" in p.message for p in lint(rs)), rid
 
 
 def test_recite_naming_a_source_or_section_that_does_not_exist_is_reported(events: Path) -> None:
