@@ -109,19 +109,19 @@ def test_points_tables_for_a_tournament() -> None:
 
 
 def test_overlay_borrows_only_base_examples_that_still_hold() -> None:
-    """tournament has no mahjong-vs-exposure scenarios: nmjl's money cases must not be shown, its
+    """tournament has no called-tile-racked scenarios: nmjl's money cases must not be shown, its
     no-payment cases (still the same rulings) may be."""
     rs = load_strict("tournament")
-    assert not (data_dir("scenarios") / "tournament" / "mahjong-vs-exposure").exists()
+    assert not (data_dir("scenarios") / "tournament" / "called-tile-racked").exists()
     kept, dropped = [], []
-    for path in sorted((data_dir("scenarios") / "nmjl" / "mahjong-vs-exposure").glob("*.yaml")):
+    for path in sorted((data_dir("scenarios") / "nmjl" / "called-tile-racked").glob("*.yaml")):
         sc = load_file(path)
         facts, players = facts_of(rs, sc)
         (dropped if compare(run(rs, sc.situation, facts, players), sc.data.expect) else kept).append(sc.data.title)
     assert kept and dropped
-    shown = [e.title for e in content.examples(rs, "mahjong-vs-exposure")]
+    shown = [e.title for e in content.examples(rs, "called-tile-racked")]
     assert shown and set(shown) <= set(kept)
-    assert all(e.borrowed_from == "nmjl" for e in content.examples(rs, "mahjong-vs-exposure"))
+    assert all(e.borrowed_from == "nmjl" for e in content.examples(rs, "called-tile-racked"))
 
 
 @pytest.fixture
