@@ -189,11 +189,21 @@ def details(
             names.append("singles_and_pairs")  # only then does it change the amounts
         if rs.scoring.kind == "points" and ruling.settle.how == "discard" and rs.scoring.discarder_penalties:
             names.append("winner_exposures")
+        if rs.scoring.kind == "money":
+            names += house_facts(rs.scoring)
     for name in names:
         definition = rs.fact(name, sid)
         if definition is not None and all(name != seen for seen, _ in out):
             out.append((name, definition))
     return out
+
+
+def house_facts(sc: m.Scoring) -> list[str]:
+    """The facts a house ruleset's money customs read at every Mah Jongg it pays (asked only where
+    the ruleset defines them: 'referee house' writes them beside the customs)."""
+    wanted = (("dice_doubles", sc.dice_doubles_times > 1), ("first_or_last_game", sc.first_last_times > 1),
+              ("bonus_hand", sc.hand_bonus > 0), ("pie_out", sc.pie is not None))
+    return [name for name, on in wanted if on]
 
 
 @dataclass
@@ -334,5 +344,6 @@ def _used(ruling: m.Ruling, path: list[Step], needed: list[tuple[str, m.FactDef]
     used = [s.fact for s in path] + [name for name, _ in needed]
     used += [there for there, (here, _) in carry.alias.items() if here in used]
     if ruling.settle:
-        used.append("dice_doubles")  # a house rule's factor, read by the settlement whenever it is answered
+        # a house rule's factors, read by the settlement whenever they are answered
+        used += ["dice_doubles", "first_or_last_game", "bonus_hand", "pie_out"]
     return list(dict.fromkeys(used))

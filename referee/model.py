@@ -54,6 +54,12 @@ class Scoring(Strict):
     jokerless_times: int = Field(2, ge=1, description="Multiplier for an announced jokerless hand (never for Singles and Pairs)")
     joker_exchange_as_self_pick: bool = Field(True, description="A Mah Jongg made by a joker exchange is paid (or scored) like a self-pick")
     dice_doubles_times: int = Field(1, ge=1, description="House rule 'double dice': when East's opening roll was doubles, every Mah Jongg payment is multiplied by this")
+    stakes_times: int = Field(1, ge=1, description="House rule: every Mah Jongg payment is multiplied by this (doubling the card: 2, adding a zero: 10)")
+    stakes_name: str = Field("your table's stakes", description="What the table calls its stakes rule, as the arithmetic names it")
+    first_last_times: int = Field(1, ge=1, description="House rule: the first and the last game of a session are paid this many times over")
+    hand_bonus: int = Field(0, ge=0, description="House rule: each loser pays the winner this much more when the winning hand is the table's bonus hand (not multiplied)")
+    hand_bonus_name: str = Field("", description="The table's bonus hand, in the words its players use")
+    pie: int | None = Field(None, ge=1, description="House rule 'pie' (a loss limit): a player who has lost this much in the session pays nothing more until she wins some back")
     winner_times: int = Field(1, ge=0, description="Points: the winner scores this many times the card value")
     self_pick_bonus: int = Field(0, description="Points: added to the winner's score for a self-picked Mah Jongg")
     jokerless_bonus: int = Field(0, description="Points: added to the winner's score for a jokerless hand (never Singles and Pairs)")
@@ -80,9 +86,25 @@ class RulesetMeta(Strict):
         default_factory=list,
         description="An event's own rules cited in place of another event's on every ruling it inherits (first match "
         "wins): {from: 'KEY' or 'KEY: section', to: [citations], note: what this event's rules say, or that they are silent}")
+    customs: "list[CustomUse]" = Field(
+        default_factory=list,
+        description="The table customs this house ruleset plays (written by 'referee house'): each names its rule, "
+        "its source and what it changes, so a ruling it changes can say so")
     card: str | None = Field(
         None, description="The card hands are checked against when a ruling is answered with tiles: 'practice' (the "
         "invented card that ships) or the path of a card file, relative to this folder; inherited when not given")
+
+
+class CustomUse(Strict):
+    """A table custom from the catalogue, as one house ruleset plays it."""
+
+    id: str = Field(description="The custom's id in the catalogue ('referee house list')")
+    rule: str = Field(description="What the table calls it, as a ruling says it: 'pie' -> 'by your table's pie rule'")
+    says: str = Field(description="The custom in one sentence, with its number")
+    number: int | None = Field(None, description="The number the table chose for it, if it needs one")
+    cite: str = Field(description="The source that describes it: 'KEY' or 'KEY: section'")
+    scoring: list[str] = Field(default_factory=list, description="The scoring keys it sets (the arithmetic it changes)")
+    rulings: list[str] = Field(default_factory=list, description="The ids of the rulings it adds or rewrites")
 
 
 class FactDef(Strict):

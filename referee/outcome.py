@@ -59,6 +59,8 @@ class Outcome:
     before: list["Outcome"] = field(default_factory=list)  # rulings the case went on from (`then`), first first
     evidence: list[str] = field(default_factory=list)  # what the card said of the tiles this ruling was answered with
     card: dict[str, Any] | None = None  # the tiles and the card's result, as data (cards.report)
+    house: list[str] = field(default_factory=list)  # what the table's money customs changed, said in the verdict
+    house_keys: list[str] = field(default_factory=list)  # the scoring keys of those customs that acted
 
     @property
     def game(self) -> str:
@@ -202,11 +204,12 @@ def build_outcome(
                     )
                 payments.append(Payment(payer, payee, amount, formula))
     settle_lines: list[str] = []
+    house_said: list[str] = []  # what a house ruleset's money customs changed, in the verdict's words
     awards: list[Award] = []
     if ruling.settle and rs.scoring.kind == "points":
         awards += _settle_points(rs, ruling.settle, b, settle_lines, dead_seats)
     elif ruling.settle:
-        payments += _settle(rs, ruling.settle, b, settle_lines, dead_seats)
+        payments += _settle(rs, ruling.settle, b, settle_lines, dead_seats, house_said)
     for a in ruling.points:
         targets = b.parties(a.to) if a.to not in m.GROUPS else _expand(a.to, [], dead_seats, b)
         base = b.number(a.of) if a.of else a.points
@@ -220,6 +223,8 @@ def build_outcome(
         tiles=[b.fill(t) for t in ruling.tiles], procedure=[b.fill(t) for t in ruling.procedure],
         notes=notes, settle_lines=settle_lines, owed=b.fill(ruling.owed), used=used or [],
         other_sources=[b.fill(t) for t in ruling.other_sources],
+        house=[t for t in house_said if not t.startswith("key:")],
+        house_keys=list(dict.fromkeys(t[4:] for t in house_said if t.startswith("key:"))),
     )
 
 
@@ -251,21 +256,36 @@ def _settle_parties(s: m.Settle, b: _Binder) -> tuple[Party, Party | None]:
     return winner, discarder
 
 
-def _settle(rs: Ruleset, s: m.Settle, b: _Binder, lines: list[str], dead: set[str | None] | None = None) -> list[Payment]:
+def _seats(value: Any) -> list[str]:
+    """A seats answer as a list ('East, West', a list, or nothing)."""
+    if not value:
+        return []
+    if isinstance(value, str):
+        return [p.strip() for p in value.split(",") if p.strip()]
+    return [str(v) for v in value]
+
+
+def _settle(rs: Ruleset, s: m.Settle, b: _Binder, lines: list[str], dead: set[str | None] | None = None,
+            said: list[str] | None = None) -> list[Payment]:
     """A money Mah Jongg by the ruleset's standard schedule (the same code as `referee pay`)."""
     winner, discarder = _settle_parties(s, b)
     value = b.number(s.value)
     jokerless = b.facts.get("jokerless") == "yes"
     singles = b.facts.get("singles_and_pairs") == "yes"
     doubles = b.facts.get("dice_doubles") == "yes"
+    house = {"first_last": b.facts.get("first_or_last_game") == "yes", "bonus_hand": b.facts.get("bonus_hand") == "yes",
+             "pie_out": [s for s in _seats(b.facts.get("pie_out"))]}
     dead_losers = sorted(d for d in (dead or set()) if d and d not in (winner.seat, discarder.seat if discarder else None))
     bet_on = s.bettor if s.bettor in (None, m.WALL_BET) else b.parties(s.bettor)[0].seat
     if winner.seat and (discarder is None or discarder.seat) and value is not None and (s.bettor is None or bet_on):
         result = standard(rs.scoring, winner=winner.seat, how=s.how, value=value,
                           discarder=discarder.seat if discarder else None,
                           jokerless=jokerless, singles_and_pairs=singles, names=b.players,
-                          dead=dead_losers, dice_doubles=doubles, bettor_on=bet_on)
+                          dead=dead_losers, dice_doubles=doubles, bettor_on=bet_on, **house)
         lines.extend(result.lines)
+        if said is not None:
+            said.extend(result.house)
+            said.extend("key:" + k for k in result.applied)  # split off again below: which scoring keys acted
         return [Payment(p.payer, p.payee, p.amount, p.formula) for p in result.payments]
     sc = rs.scoring
     factor = sc.jokerless_times if jokerless and not singles else 1

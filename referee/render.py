@@ -73,6 +73,8 @@ def _ruling_json(o: Outcome) -> dict[str, Any]:
         "procedure": o.procedure,
         "notes": o.notes,
         "other_sources": o.other_sources,
+        **({"house": o.house} if o.house else {}),
+        **({"customs": [u.id for u in customs_applied(o)]} if o.ruleset.meta.customs else {}),
         **({"card": o.card} if o.card is not None else {}),
     }
 
@@ -124,11 +126,30 @@ def verdict_lines(o: Outcome) -> list[tuple[str, list[str]]]:
                         else ("Payments", ["nobody pays"]))
     if o.awards:
         sections.append(("Points", [f"{a.party.label}: {a.formula}" for a in o.awards]))
+    if o.house:
+        sections.append(("Your table's rules", list(dict.fromkeys(o.house))))
     if o.tiles:
         sections.append(("Tiles and jokers", o.tiles))
     if o.procedure:
         sections.append(("Procedure", [f"{i}. {s}" for i, s in enumerate(o.procedure, 1)]))
     return sections
+
+
+def customs_applied(o: Outcome) -> list[Any]:
+    """The table customs (a house ruleset's `customs:`) that made this ruling what it is: those
+    whose rulings it is, and those whose money rules acted in its payments."""
+    rulings = {o.ruling.id, *(b.ruling.id for b in o.before)}
+    return [u for u in o.ruleset.meta.customs
+            if rulings & set(u.rulings) or set(u.scoring) & set(o.house_keys)]
+
+
+def customs_text(o: Outcome) -> list[str]:
+    lines = []
+    for u in customs_applied(o):
+        key = u.cite.split(":", 1)[0].strip()
+        source = o.ruleset.sources.get(key)
+        lines.append(f"{u.says} (your table's custom '{u.id}'; source: {u.cite}" + (f", {source.title}" if source else "") + ")")
+    return lines
 
 
 def rule_keys(o: Outcome) -> list[str]:
@@ -155,6 +176,9 @@ def details(o: Outcome) -> list[tuple[str, list[str]]]:
         sections.append(("Other sources", others))
     if o.ruling.cite:  # a house rule may cite nothing (check says how to); no empty heading
         sections.append(("Rule", cite_text(o.ruleset, o)))
+    customs = customs_text(o)
+    if customs:
+        sections.append(("House custom" if len(customs) == 1 else "House customs", customs))
     return sections
 
 

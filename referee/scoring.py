@@ -58,6 +58,9 @@ class Settlement:
     terms: list[str] = field(default_factory=list)
     who: dict[str, str] = field(default_factory=dict)
     worked: dict[str, str] = field(default_factory=dict)
+    # a house ruleset's customs: what each changed, in the verdict's words, and the scoring keys applied
+    house: list[str] = field(default_factory=list)
+    applied: list[str] = field(default_factory=list)
 
     def totals(self) -> dict[str, int]:
         """Net per seat (and the bettor); only for payments whose seats and amounts are known.
@@ -80,7 +83,15 @@ def _who(seat: str, name: str | None, *tags: str) -> str:
     return f"{seat} ({', '.join(inner)})" if inner else seat
 
 
-def _factors(scoring: Scoring, jokerless: bool, singles_and_pairs: bool, dice_doubles: bool, lines: list[str]) -> int:
+TIMES_WORDS = {2: "doubled", 3: "tripled"}
+
+
+def _times_word(n: int) -> str:
+    return TIMES_WORDS.get(n, f"multiplied by {n}")
+
+
+def _factors(scoring: Scoring, jokerless: bool, singles_and_pairs: bool, dice_doubles: bool, lines: list[str],
+             out: "Settlement | None" = None, first_last: bool = False) -> int:
     factor = 1
     if jokerless and not singles_and_pairs:
         factor *= scoring.jokerless_times
@@ -93,7 +104,22 @@ def _factors(scoring: Scoring, jokerless: bool, singles_and_pairs: bool, dice_do
         else:
             factor *= scoring.dice_doubles_times
             lines.append(f"double dice: x{scoring.dice_doubles_times}")
+            _said(out, "dice_doubles_times", f"By your table's double-dice rule, every payment is {_times_word(scoring.dice_doubles_times)}.")
+    if scoring.stakes_times != 1:
+        factor *= scoring.stakes_times
+        lines.append(f"{scoring.stakes_name} (your table's rule): x{scoring.stakes_times}")
+        _said(out, "stakes_times", f"By your table's rule ({scoring.stakes_name}), every payment is {_times_word(scoring.stakes_times)}.")
+    if first_last and scoring.first_last_times != 1:
+        factor *= scoring.first_last_times
+        lines.append(f"first or last game of the session (your table's rule): x{scoring.first_last_times}")
+        _said(out, "first_last_times", f"By your table's first-and-last-game rule, every payment is {_times_word(scoring.first_last_times)}.")
     return factor
+
+
+def _said(out: "Settlement | None", key: str, sentence: str) -> None:
+    if out is not None:
+        out.applied.append(key)
+        out.house.append(sentence)
 
 
 HOWS = ("discard", "self-pick", "joker-exchange")
@@ -145,11 +171,19 @@ def standard(
     dead: tuple[str, ...] | list[str] = (),
     dice_doubles: bool = False,
     bettor_on: str | None = None,
+    first_last: bool = False,
+    bonus_hand: bool = False,
+    pie_out: tuple[str, ...] | list[str] = (),
+    lost: dict[str, int] | None = None,
 ) -> Settlement:
     """The card-back schedule: discarder 2V and others V; self-pick (and joker exchange) 2V
     from each; jokerless doubles except Singles and Pairs. Dead hands pay like any loser.
     A bettor (a fifth player) pays or collects exactly what the seat she bet on does; one who bet
-    on a wall game (`bettor_on="wall"`) pays like a loser who did not throw the winning tile."""
+    on a wall game (`bettor_on="wall"`) pays like a loser who did not throw the winning tile.
+
+    A house ruleset's money customs: its stakes and first-and-last-game multipliers, a bonus hand
+    (a flat amount more from each loser, never multiplied), and its pie: a loser in `pie_out` has
+    lost her whole pie and pays nothing; one who has `lost` part of it pays at most what is left."""
     _check_seats(winner, how, discarder, dead)
     names = names or {}
     out = Settlement()
@@ -159,7 +193,12 @@ def standard(
         out.lines.append("won by a joker exchange: paid like a self-pick" if self_pick
                          else "won by a joker exchange: paid like a discard win with no discarder")
     jokerless = _jokerless(how, jokerless, out.lines)
-    factor = _factors(scoring, jokerless, singles_and_pairs, dice_doubles, out.lines)
+    factor = _factors(scoring, jokerless, singles_and_pairs, dice_doubles, out.lines, out, first_last)
+    bonus = scoring.hand_bonus if bonus_hand else 0
+    if bonus:
+        hand = scoring.hand_bonus_name or "the table's bonus hand"
+        out.lines.append(f"bonus hand ({hand}, your table's rule): +{bonus} from each loser, not multiplied")
+        _said(out, "hand_bonus", f"By your table's bonus-hand rule ({hand}), each loser pays {bonus} more.")
     out.terms = list(out.lines)
     win = Party("winner", winner, names.get(winner))
     out.who[winner] = _who(winner, names.get(winner))
@@ -172,13 +211,18 @@ def standard(
             times, role = scoring.discarder_times, "discarder"
         else:
             times, role = scoring.others_times, "other"
-        amount = value * times * factor
-        formula = f"{times * factor} x {value}"
-        out.payments.append(Payment(Party(role, seat, names.get(seat)), win, amount, formula))
+        amount = value * times * factor + bonus
+        formula = f"{times * factor} x {value}" + (f" + {bonus}" if bonus else "")
         tags = [t for t, on in (("discarder", role == "discarder"), ("dead, pays like any loser", seat in dead)) if on]
         out.who[seat] = _who(seat, names.get(seat), *tags)
-        out.worked[seat] = f"{times} x {value}" + (f" x {factor}" if factor != 1 else "")
-        out.lines.append(f"{out.who[seat]}: {out.worked[seat]} = {amount}")
+        out.worked[seat] = f"{times} x {value}" + (f" x {factor}" if factor != 1 else "") + (f" + {bonus}" if bonus else "")
+        owes = amount
+        amount, why = _pie(scoring, seat, Party(role, seat, names.get(seat)).label, amount, pie_out, lost, out)
+        if why:
+            out.worked[seat] += f" = {owes}, but {why}: {amount}"
+            formula = f"{formula} = {owes}, but {why}"
+        out.payments.append(Payment(Party(role, seat, names.get(seat)), win, amount, formula))
+        out.lines.append(f"{out.who[seat]}: {out.worked[seat]}" + ("" if why else f" = {amount}"))
     if bettor_on == WALL_BET:
         bet = Party("bettor", BETTOR, names.get(BETTOR))
         times = scoring.self_pick_times if self_pick else scoring.others_times
@@ -208,6 +252,26 @@ def standard(
         out.payments.extend(extra)
     out.lines.append(f"{win.label} collects {sum(p.amount or 0 for p in out.payments if p.payee.seat == winner)}")
     return out
+
+
+def _pie(scoring: Scoring, seat: str, label: str, amount: int, pie_out: tuple[str, ...] | list[str], lost: dict[str, int] | None,
+         out: Settlement) -> tuple[int, str]:
+    """What a loser pays under the table's pie (loss limit), and why, when the pie cuts it."""
+    if scoring.pie is None:
+        return amount, ""
+    if seat in pie_out:
+        out.applied.append("pie")
+        out.house.append(f"By your table's pie rule, {label} pays nothing more: she has lost her pie of {scoring.pie}.")
+        return 0, f"her pie of {scoring.pie} is lost (pie rule)"
+    left = scoring.pie - (lost or {}).get(seat, 0)
+    if (lost or {}).get(seat) is not None and left < amount:
+        left = max(left, 0)
+        out.applied.append("pie")
+        name = label
+        out.house.append(f"By your table's pie rule, {name} pays only the {left} left of her pie of {scoring.pie}."
+                         if left else f"By your table's pie rule, {name} pays nothing more: she has lost her pie of {scoring.pie}.")
+        return left, f"only {left} of her pie of {scoring.pie} is left (pie rule)"
+    return amount, ""
 
 
 def _jokerless(how: str, jokerless: bool, lines: list[str]) -> bool:

@@ -68,6 +68,20 @@ def payer_lines(result: Any) -> list[str]:
     return lines
 
 
+def _house_flags(rs: Any, first_last: bool, bonus_hand: bool, pie_out: list[str], lost: list[str]) -> dict[str, Any]:
+    """The house-rule options of `pay`, refused where the ruleset has no such custom (else the
+    judge believes a rule was applied that never is)."""
+    from ..answers import seat, whole
+
+    sc = rs.scoring
+    for flag, on, has in (("--first-last", first_last, sc.first_last_times > 1), ("--bonus-hand", bonus_hand, sc.hand_bonus > 0),
+                          ("--pie-out", bool(pie_out), sc.pie is not None), ("--lost", bool(lost), sc.pie is not None)):
+        if on and not has:
+            raise UsageError(f"ruleset '{rs.id}' has no such house rule; {flag} needs a ruleset made with it ('referee house list')")
+    lost_by = {seat(k, "--lost"): whole("--lost", v) for k, v in _pairs(lost, "--lost").items()}
+    return {"first_last": first_last, "bonus_hand": bonus_hand, "pie_out": [seat(s, "--pie-out") for s in pie_out], "lost": lost_by}
+
+
 def _bet(raw: str | None) -> str | None:
     """--bettor: a seat, or 'wall' for a bet on a wall game."""
     from ..answers import seat
@@ -88,7 +102,8 @@ def _bet(raw: str | None) -> str | None:
     "referee pay --winner South \\\n  --how self-pick --value 25 \\\n  --jokerless --player South=Ruth",
     "referee pay --winner North \\\n  --how discard --discarder East \\\n  --value 40 --dead West --bettor East",
     "referee pay --winner South \\\n  --how self-pick --value 30 \\\n  --bettor wall --player Bettor=Fiona",
-    "referee pay --ruleset tournament \\\n  --winner East --how discard \\\n  --discarder South --value 35 \\\n  --exposures 2"))
+    "referee pay --ruleset tournament \\\n  --winner East --how discard \\\n  --discarder South --value 35 \\\n  --exposures 2",
+    "# under a house ruleset (referee house new):\nreferee pay -r our-table --winner North \\\n  --how discard --discarder East \\\n  --value 25 --pie-out South"))
 @guarded
 def pay(
     winner: str = typer.Option(..., "--winner", "-w", metavar="SEAT", help="Seat that won: East, South, West, North (or E, S, W, N)."),
@@ -101,6 +116,10 @@ def pay(
     dead: list[str] = typer.Option([], "--dead", metavar="SEAT", help="A seat whose hand is dead; dead hands still pay. Repeatable."),
     bettor: Optional[str] = typer.Option(None, "--bettor", metavar="SEAT|wall", help="Seat a fifth player bet on: she pays or collects exactly like that seat; 'wall' if she bet on a wall game (she then pays like a non-discarder)."),
     doubles: bool = typer.Option(False, "--doubles", help="East's opening roll was doubles (house rule 'double dice', if the ruleset has it)."),
+    first_last: bool = typer.Option(False, "--first-last", help="The first or last game of the session (house rule, if the ruleset has it).", rich_help_panel="House rules"),
+    bonus_hand: bool = typer.Option(False, "--bonus-hand", help="The winning hand is the table's bonus hand (house rule, if the ruleset has it).", rich_help_panel="House rules"),
+    pie_out: list[str] = typer.Option([], "--pie-out", metavar="SEAT", help="A loser who has lost her whole pie: she pays nothing (house rule 'pie'). Repeatable.", rich_help_panel="House rules"),
+    lost: list[str] = typer.Option([], "--lost", metavar="SEAT=AMOUNT", help="What a loser has lost so far this session: she pays at most what is left of her pie. Repeatable.", rich_help_panel="House rules"),
     player: list[str] = typer.Option([], "--player", "-p", metavar="SEAT=NAME", help="A player's name, e.g. East=Ruth (or Bettor=Ann); repeatable."),
     ruleset: Optional[str] = RULESET_OPT,
     hand: Optional[str] = PAY_HAND_OPT,
@@ -133,8 +152,8 @@ def pay(
     if sc.kind == "points":
         if bettor:
             raise UsageError(f"ruleset '{rs.id}' scores points; a bettor only plays for money")
-        if doubles:
-            raise UsageError(f"ruleset '{rs.id}' scores points; --doubles is a money house rule")
+        if doubles or first_last or bonus_hand or pie_out or lost:
+            raise UsageError(f"ruleset '{rs.id}' scores points; --doubles, --first-last, --bonus-hand, --pie-out and --lost are money house rules")
         if how == "discard" and sc.discarder_penalties and exposures is None:
             raise UsageError("the discarder's penalty depends on the winner's exposures: add --exposures N")
         result = points(sc, winner=win, how=how, value=value, discarder=dis, exposures=exposures,
@@ -142,9 +161,10 @@ def pay(
     else:
         if exposures is not None:  # else the judge believes a penalty was weighed that never is
             raise UsageError(f"ruleset '{rs.id}' pays money; --exposures is for a points ruleset's discarder penalty")
+        house = _house_flags(rs, first_last, bonus_hand, pie_out, lost)
         result = standard(sc, winner=win, how=how, value=value, discarder=dis, jokerless=jokerless,
                           singles_and_pairs=singles_and_pairs, names=names, dead=dead_seats,
-                          dice_doubles=doubles, bettor_on=_bet(bettor))
+                          dice_doubles=doubles, bettor_on=_bet(bettor), **house)
     totals = result.totals()
     if as_json:
         print_json({
@@ -156,6 +176,7 @@ def pay(
             "points": {s.party.seat: s.points for s in result.scores},
             "totals": totals,
             "names": names,
+            **({"house": result.house} if result.house else {}),
             **({"card": {"id": card_id(rs, card), **hand_json(verdict)}} if verdict is not None else {}),
         })
         return
@@ -177,4 +198,8 @@ def pay(
         for seat, n in totals.items():
             if n > 0:
                 wrapped(out, f"{result.who.get(seat, seat)} collects {n}", first="  ", rest="    ")
+        if result.house:
+            out.print("[bold]Your table's rules:[/]")
+            for line in dict.fromkeys(result.house):
+                wrapped(out, line, first="  ", rest="    ")
     out.print(f"[dim]ruleset {safe(rs.id)} {safe(rs.label)}[/]")

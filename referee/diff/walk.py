@@ -276,12 +276,13 @@ def every_ruling(rs: Ruleset) -> Iterator[tuple[str, dict[str, Any], Side]]:
 exc_placeholder = RefereeError("unfinished")
 
 
-def diff(rs_a: Ruleset, rs_b: Ruleset) -> Report:
+def diff(rs_a: Ruleset, rs_b: Ruleset, only: "set[str] | None" = None) -> Report:
+    """Every path of every situation both rulesets have (or of those in `only`), walked in both."""
     only_a = sorted(set(rs_a.situations) - set(rs_b.situations))
     only_b = sorted(set(rs_b.situations) - set(rs_a.situations))
     sits: list[SituationDiff] = []
     total = 0
-    for sid in sorted(set(rs_a.situations) & set(rs_b.situations)):
+    for sid in sorted(set(rs_a.situations) & set(rs_b.situations) & (only if only is not None else set(rs_b.situations))):
         paths, walked = _explore(rs_a, rs_b, sid)
         total += paths
         sits.append(SituationDiff(sid, rs_b.situations[sid].title, paths, [d for d in walked if d.differs], walked))
