@@ -15,12 +15,13 @@ from . import RULESET_OPT, app, err, examples, format_for, guarded, safe
     "referee handout --ruleset tournament \\\n  --format html -o rules.html",
     "referee handout --format md > RULES.md",
     "referee handout --sheet quick \\\n  --format pdf --paper a4 \\\n  -o penalty-sheet.pdf",
-    "referee handout --ruleset tournament \\\n  --sheet diff --base nmjl \\\n  --format html -o changes.html"))
+    "referee handout --ruleset tournament \\\n  --sheet diff --base nmjl \\\n  --format html -o changes.html",
+    "referee handout --sheet house \\\n  -r our-table -o our-rules.pdf"))
 @guarded
 def handout(
     ruleset: Optional[str] = RULESET_OPT,
     fmt: Optional[str] = typer.Option(None, "--format", "-f", metavar="FORMAT", help="html (one self-contained file), md (Markdown) or pdf (needs the pdf extra). Default: from -o's extension, else html."),
-    sheet: str = typer.Option("booklet", "--sheet", "-s", metavar="SHEET", help="booklet (everything), quick (one or two pages) or diff (changes from --base)."),
+    sheet: str = typer.Option("booklet", "--sheet", "-s", metavar="SHEET", help="booklet (everything), quick (one or two pages), diff (changes from --base) or house (a house ruleset's customs on one page)."),
     base: Optional[str] = typer.Option(None, "--base", "-b", metavar="RULESET", help="For --sheet diff: the ruleset to compare with (default: the one it extends)."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="PATH", help="Write here instead of standard output (required for pdf)."),
     paper: str = typer.Option("letter", "--paper", metavar="PAPER", help="PDF paper size: letter or a4 (the HTML prints on either)."),

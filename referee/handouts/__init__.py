@@ -4,6 +4,7 @@ differences sheet, as self-contained HTML, Markdown or PDF.
     from referee.handouts import build
     html = build("tournament", "html")              # the booklet, one self-contained page
     md = build("nmjl", "md", sheet="quick")
+    page = build("our-table", "html", sheet="house")   # a house ruleset's customs on one page
     text = build("tournament", "md", sheet="diff", base="nmjl")
 
 Pure apart from PDF, which drives the system Chromium through the optional `pdf` extra.
@@ -19,7 +20,7 @@ from ..errors import UsageError
 from ..loader import Ruleset, available, load_strict
 
 FORMATS = ("html", "md", "pdf")
-SHEETS = ("booklet", "quick", "diff")
+SHEETS = ("booklet", "quick", "diff", "house")
 PAPERS = {"letter": "Letter", "a4": "A4"}
 
 
@@ -57,6 +58,10 @@ def build(
             raise UsageError(f"ruleset '{rs.id}' extends nothing; name the ruleset to compare with: --base RULESET")
         base_rs = base if isinstance(base, Ruleset) else load_strict(base)
         doc = pages.diff_sheet(rs, base_rs, "md" if fmt == "md" else "html", stamp)
+    elif sheet == "house":
+        if not rs.meta.customs:
+            raise UsageError(f"ruleset '{rs.id}' plays no table customs; make one with 'referee house new FOLDER', then --sheet house -r FOLDER")
+        doc = pages.house_sheet(rs, "md" if fmt == "md" else "html", stamp)
     elif sheet == "quick":
         doc = pages.quick_sheet(rs, "md" if fmt == "md" else "html", stamp)
     else:

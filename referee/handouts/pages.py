@@ -114,3 +114,16 @@ def quick_sheet(rs: Ruleset, fmt: str, stamp: str | None = None) -> str:
 
 def diff_sheet(rs: Ruleset, base: Ruleset, fmt: str, stamp: str | None = None) -> str:
     return _render("diff", fmt, sheet=sheets.differences(base, rs), base_rs=base, **_head(rs, stamp))
+
+
+def house_sheet(rs: Ruleset, fmt: str, stamp: str | None = None) -> str:
+    """One page for the table: each of its customs in one sentence with its number, then
+    'everything else: the League's rules, card of YEAR'."""
+    from ..loader import load_strict
+
+    customs = list(rs.meta.customs)
+    keys = dict.fromkeys(u.cite.split(":", 1)[0].strip() for u in customs)
+    sources = [{"key": k, "title": rs.sources[k].title} for k in keys if k in rs.sources]
+    effective = rs.meta.effective or next((load_strict(rid).meta.effective for rid in reversed(rs.chain[:-1])
+                                           if load_strict(rid).meta.effective), None)
+    return _render("house", fmt, customs=customs, sources=sources, year=(effective or "")[:4], **_head(rs, stamp))

@@ -109,10 +109,12 @@ class Web:
         try:
             rs = self.ruleset()
             footer = f"{rs.meta.title} · {rs.id} {rs.meta.version} ({rs.hash})"
+            house = bool(rs.meta.customs)
         except RefereeError:
             footer = f"ruleset {s.ruleset} (has problems)"
+            house = False
         base = {"judge": j, "csrf": self.signer.csrf(cookie) if j and cookie else "", "event": s.event,
-                "round": s.round, "footer": footer, "theme": request.cookies.get("referee_theme", "")}
+                "round": s.round, "footer": footer, "house": house, "theme": request.cookies.get("referee_theme", "")}
         return self.templates.TemplateResponse(request, template, {**base, **ctx}, status_code=status,
                                                headers={"Cache-Control": "no-store", **(headers or {})})
 

@@ -172,8 +172,9 @@ def handout(request: Request) -> Response:
 
     w = web(request)
     sheet = request.path_params["sheet"]
-    if sheet not in ("booklet", "quick"):
-        raise HTTPException(404, "The handouts are the booklet and the quick sheet.")
+    house = bool(w.ruleset().meta.customs)  # a house ruleset: its customs on one page for the table
+    if sheet not in ("booklet", "quick") and not (sheet == "house" and house):
+        raise HTTPException(404, "The handouts are the booklet, the quick sheet" + (" and our table's rules." if house else "."))
     doc = build(w.ruleset(), "html", sheet)
     assert isinstance(doc, str)
     headers = {"Cache-Control": "no-store"}
