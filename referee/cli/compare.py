@@ -103,7 +103,7 @@ def _bet(raw: str | None) -> str | None:
     "referee pay --winner North \\\n  --how discard --discarder East \\\n  --value 40 --dead West --bettor East",
     "referee pay --winner South \\\n  --how self-pick --value 30 \\\n  --bettor wall --player Bettor=Fiona",
     "referee pay --ruleset tournament \\\n  --winner East --how discard \\\n  --discarder South --value 35 \\\n  --exposures 2",
-    "# under a house ruleset (referee house new):\nreferee pay -r our-table --winner North \\\n  --how discard --discarder East \\\n  --value 25 --pie-out South"))
+    "# under a house ruleset:\nreferee pay -r our-table \\\n  --winner North --how discard \\\n  --discarder East --value 25 \\\n  --pie-out South"))
 @guarded
 def pay(
     winner: str = typer.Option(..., "--winner", "-w", metavar="SEAT", help="Seat that won: East, South, West, North (or E, S, W, N)."),

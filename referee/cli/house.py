@@ -46,7 +46,10 @@ def list_(as_json: bool = typer.Option(False, "--json", help="Print one JSON doc
 def _line(prompt: str) -> str:
     from .rule import QUIT, _ask_line, _quit
 
-    raw = _ask_line(prompt).strip()
+    try:
+        raw = _ask_line(prompt).strip()
+    except UsageError as exc:  # input ended: the folder is written only after the last answer
+        raise UsageError(exc.message.replace("nothing was ruled", "nothing was written")) from None
     if raw.lower() in QUIT:
         _quit()
     return raw
@@ -179,7 +182,7 @@ def _build(folder: Path, chosen: dict[str, int | None], title: str) -> None:
 @house_app.command("new", epilog=examples(
     "referee house new",
     "referee house new our-table",
-    "referee house new our-table \\\n  --custom pie=100 --custom dice-doubles --no-input"))
+    "referee house new our-table \\\n  --custom pie=100 \\\n  --custom dice-doubles --no-input"))
 @guarded
 def new(
     folder: Optional[Path] = typer.Argument(None, metavar="[FOLDER]", help="The folder to write (asked when not given)."),
@@ -217,7 +220,7 @@ def new(
 
 @house_app.command("edit", epilog=examples(
     "referee house edit our-table",
-    "referee house edit our-table \\\n  --custom pie=300 --drop hot-wall --no-input"))
+    "referee house edit our-table \\\n  --custom pie=300 \\\n  --drop hot-wall --no-input"))
 @guarded
 def edit(
     folder: Path = typer.Argument(..., metavar="FOLDER", help="A folder 'referee house new' wrote."),
