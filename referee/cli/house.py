@@ -49,7 +49,8 @@ def _line(prompt: str) -> str:
     try:
         raw = _ask_line(prompt).strip()
     except UsageError as exc:  # input ended: the folder is written only after the last answer
-        raise UsageError(exc.message.replace("nothing was ruled", "nothing was written")) from None
+        raise UsageError(exc.message.replace("nothing was ruled", "nothing was written")
+                         .replace("use --answer or --no-input", "use --custom with --no-input")) from None
     if raw.lower() in QUIT:
         _quit()
     return raw
