@@ -12,6 +12,7 @@ so without this entry the second check would cost nearly what the first did.
 from __future__ import annotations
 
 import hashlib
+import os
 import pickle
 from pathlib import Path
 
@@ -41,8 +42,10 @@ def _entry(where: Path, rs: Ruleset) -> Path:
 
 
 def _key(rs: Ruleset) -> list[object]:
-    # the folders too: a problem names its file, and the same files elsewhere are other places
-    return [rs.digest, [list(link) for link in rs.links], list(map(str, cache._memory_key(rs.folder)))]
+    # the folders too: a problem names its file, and the same files elsewhere are other places;
+    # and the working folder, since a message that names another place ("also used at ...")
+    # writes it relative to where check ran
+    return [rs.digest, [list(link) for link in rs.links], list(map(str, cache._memory_key(rs.folder))), os.getcwd()]
 
 
 def lint(rs: Ruleset) -> list[Problem]:
