@@ -13,7 +13,8 @@ from .helpfmt import App
 from .show import clean, styled, wrapped
 
 card_app = App(no_args_is_help=True, help="A year's card as a YAML file: lint it, print it.",
-               epilog="Only the invented practice card ships (id 'practice'); enter your own from cards/template.yaml.")
+               epilog="Only the invented practice card ships (id 'practice'); type your own with "
+                      "'referee card new FILE', or from cards/template.yaml.")
 hand_app = App(no_args_is_help=True, help="Check a declared Mah Jongg against the card, or whether a player is dead.",
                epilog="Tiles: digits then a suit (2033B, 55C, 666D), 0 soap, R G dragons, N E W S, F flower, J joker.")
 app.add_typer(card_app, name="card", short_help="A year's card: check a card file, show a card.")
@@ -299,3 +300,113 @@ def dead_(
         return
     print_dead(verdict, idx.card, len(verdict.open) if show_all else 5)
 
+
+
+@card_app.command("new", epilog=examples("referee card new my-card-2026.yaml"))
+@guarded
+def new(
+    file: Path = typer.Argument(..., metavar="FILE", help="The card file to start (a new file)."),
+    force: bool = typer.Option(False, "--force", help="Replace FILE if it exists."),
+) -> None:
+    """Type a card in, one printed line at a time: each line is checked as it is typed and shown
+    back with an example hand, and the file is saved after every line.
+
+    Type the groups as printed (11 222 3333 444 55), the value, C or X, and the note as printed
+    ("Any 5 Consec. Nos."); "E3: 22 444 ..." gives the line its own id. An empty line moves on
+    to the next family, an empty family name ends the card; Ctrl-D ends it too, keeping every
+    line already accepted."""
+    import re
+
+    from ..cards.draft import Draft
+    from . import ask
+
+    if file.exists() and not force:
+        raise UsageError(f"{file} exists; card new starts a new card (--force replaces it, "
+                         f"'referee card check {file}' checks it)")
+    stem = re.sub(r"[^a-z0-9-]+", "-", file.stem.lower()).strip("-") or "my-card"
+    ask.print(f"[bold]A new card in {safe(str(file))}[/]: one printed line at a time, saved as you go.")
+    draft: Draft | None = None
+    try:
+        cid = _ask(f"Card id [{stem}]") or stem
+        while not re.match(r"^[a-z0-9][a-z0-9-]*$", cid):
+            cid = _ask("Card id (lower-case letters, digits and '-')") or stem
+        title = _ask(f"Title [{stem}]") or stem
+        values = _ask("Lowest and highest value on the card [25 75]")
+        lo, hi = (int(v) for v in values.split()[:2]) if re.match(r"^\s*\d+\s+\d+\s*$", values) else (25, 75)
+        draft = Draft(cid, title, (lo, hi))
+        value, family = str(lo), ""
+        while True:
+            family = _ask("Family, as printed (2468, Consecutive Run ...; Enter ends the card)")
+            if not family:
+                break
+            while True:
+                lid = draft.next_id(family)
+                typed = _ask(f"  {lid} groups as printed (Enter: next family)")
+                if not typed:
+                    break
+                own = re.match(r"^\s*([A-Za-z0-9#-]+):\s+(.+)$", typed)
+                if own:
+                    lid, typed = own.group(1), own.group(2)
+                value = _ask(f"  {lid} value [{value}]") or value
+                kind = (_ask(f"  {lid} C (concealed) or X (exposed) [X]") or "X").strip().upper()
+                note = _ask(f"  {lid} note as printed (Enter: none)")
+                line: dict[str, Any] = {"id": lid, "groups": typed.strip(),
+                                        "value": int(value) if value.strip().isdigit() else value}
+                if kind.startswith("C"):
+                    line["concealed"] = True
+                if note:
+                    line["note"] = note
+                result = draft.offer(family, line)
+                if not result.ok:
+                    for problem in result.problems:
+                        wrapped(ask, problem, first="  [x] ", rest="      ", style="red")
+                    ask.print("  [dim]Not kept; type the line again.[/]")
+                    continue
+                _save(file, draft.text())
+                need = f" (needs {result.jokers} joker{'s' if result.jokers != 1 else ''})" if result.jokers else ""
+                wrapped(ask, styled(("  kept ", "green"), (lid, "bold"), f"  for example {result.example}{need}"),
+                        rest="      ")
+                if result.varies:
+                    wrapped(ask, "varies: " + "; ".join(result.varies), first="      ", style="dim")
+                for warning in result.warnings:
+                    wrapped(ask, warning, first="      ! ", rest="        ", style="yellow")
+    except _Ended:
+        ask.print()
+    n = draft.lines if draft else 0
+    if n:
+        out.print(f"Saved {n} line{'s' if n != 1 else ''} to {safe(str(file))}; "
+                  f"'referee card check {safe(str(file))} --examples' reads it back.")
+    else:
+        out.print("No line typed; nothing saved.")
+
+
+class _Ended(Exception):
+    """Ctrl-D (or the end of piped input) at a prompt of card new: the lines kept are saved."""
+
+
+def _ask(prompt: str) -> str:
+    from . import ask
+
+    try:
+        return ask.input(f"[bold cyan]?[/] {prompt} ").strip()
+    except EOFError:
+        raise _Ended from None
+
+
+def _save(path: Path, text: str) -> None:
+    """The card so far, written whole: a reader (or a crash) sees the last card or this one."""
+    import os
+    import tempfile
+
+    folder = path.resolve().parent
+    try:
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except OSError as exc:
+        os.unlink(tmp)
+        raise UsageError(f"cannot write {path}: {exc.strerror}") from None
