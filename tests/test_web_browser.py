@@ -223,7 +223,7 @@ def test_a_ruling_recorded_while_offline_is_kept_and_sent_when_back(browser: Any
     page = ctx.new_page()
     _sign_in(page, base, "Dee", PIN)
     page.goto(f"{base}/s/mahjong-in-error?others_acted=two&intact_dead_before=no&exposers=South&exposers=West&declared_value=40&declarer=North")
-    rid = page.locator("input[name=rid]").get_attribute("value")
+    rid = page.locator("#record input[name=rid]").get_attribute("value")
     page.fill("#table", "21")
     ctx.set_offline(True)
     page.get_by_role("button", name="Record ruling").tap()

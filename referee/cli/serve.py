@@ -83,6 +83,7 @@ def serve(
     name: list[str] = typer.Option([], "--name", metavar="HOST", help="Another name phones use for this laptop (e.g. judges.lan); repeatable."),
     judges_only: bool = typer.Option(False, "--judges-only", help="Everything behind sign-in: players cannot look up rulings."),
     no_qr: bool = typer.Option(False, "--no-qr", help="Do not print the QR code."),
+    tz: Optional[str] = typer.Option(None, "--tz", metavar="ZONE", help="The venue's time zone for the times on the pages, e.g. America/New_York (default: this laptop's)."),
     per_address: int = typer.Option(32, "--per-address", min=1, max=10_000, metavar="N",
                                     help="Most connections open at once from one address (raise it only if every phone reaches the laptop through one router address)."),
 ) -> None:
@@ -107,6 +108,7 @@ def serve(
 
     from ..web.security import new_pin
 
+    zone = _zone(tz)
     path = db_path(db)
     saved = read_event(path)
     event = (event or os.environ.get(ENV["event"]) or saved.event or "").strip()
@@ -126,7 +128,7 @@ def serve(
     addresses = (_lan_addresses() if everywhere else [host])
     hosts = sorted({*addresses, "localhost", "127.0.0.1", *name})
     settings = Settings(db=path, ruleset=chosen, pin=pin, head_pin=head_pin, event=event, round=round_,
-                        allowed_hosts=hosts + [socket.gethostname()], judges_only=judges_only)
+                        allowed_hosts=hosts + [socket.gethostname()], judges_only=judges_only, tz=zone)
     urls = [f"http://{a}:{port}/" for a in (*name, *addresses)] or [f"http://127.0.0.1:{port}/"]
     settings.urls = tuple(urls)
     application = create_app(settings)
@@ -159,6 +161,18 @@ def serve(
     finally:
         sock.close()
     err.print("referee: server stopped")
+
+
+def _zone(name: str | None) -> Any:
+    """--tz as a time zone; None (not given) is this machine's own clock."""
+    if name is None:
+        return None
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    try:
+        return ZoneInfo(name.strip())
+    except (ZoneInfoNotFoundError, ValueError):
+        raise UsageError(f"--tz: no time zone '{name}'; give one such as America/New_York or Europe/London") from None
 
 
 def _pin(value: Any, flag: str) -> str:

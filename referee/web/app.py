@@ -45,6 +45,7 @@ class Settings:
     key: bytes | None = None  # the signing key; default: the file beside the log
     stopping: Callable[[], bool] = lambda: False  # true once the server is shutting down: streams end
     urls: tuple[str, ...] = ()  # the addresses serve printed, for the join page
+    tz: Any = None  # the venue's time zone (a tzinfo; serve --tz): None is this machine's own
 
 
 class Web:
@@ -65,6 +66,7 @@ class Web:
         env = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True,
                                  undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
         env.globals["static"] = self.static_url
+        env.filters["clock"] = self.clock
         self.templates = Jinja2Templates(env=env)
         self._versions: dict[str, str] = {}
 
@@ -73,6 +75,17 @@ class Web:
         if name not in self._versions:
             self._versions[name] = hashlib.sha256((STATIC / name).read_bytes()).hexdigest()[:10]
         return f"/static/{name}?v={self._versions[name]}"
+
+    def clock(self, iso: str | None) -> str:
+        """A time the log keeps (UTC) as the venue's clocks show it: 11:33."""
+        from datetime import datetime
+
+        if not iso:
+            return ""
+        try:
+            return datetime.fromisoformat(iso.replace("Z", "+00:00")).astimezone(self.settings.tz).strftime("%H:%M")
+        except ValueError:
+            return iso
 
     @contextlib.contextmanager
     def log(self) -> Iterator[Any]:
@@ -152,6 +165,7 @@ def create_app(settings: Settings) -> Starlette:
         Route("/login", judge.login, methods=["GET", "POST"]),
         Route("/logout", judge.logout, methods=["POST"]),
         Route("/theme", judge.theme, methods=["POST"]),
+        Route("/csrf", judge.csrf),
         Route("/pay", pay.page),
         Route("/log", head.log),
         Route("/log/stream", head.stream),

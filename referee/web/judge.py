@@ -1,7 +1,6 @@
 """The floor judge's pages: search, one question per page, the ruling, Record, sign-in."""
 from __future__ import annotations
 
-import re
 from typing import Any
 from urllib.parse import parse_qsl
 
@@ -18,9 +17,7 @@ from ..store.db import StoreError
 from ..store.record import new_id
 from .app import Web, web
 from .security import SESSION_COOKIE, SESSION_HOURS, Judge, pin_matches
-from .walk import Walk, printed, walk
-
-RULING_ID = re.compile(r"[0-9a-hjkmnp-tv-z]{26}")  # a ULID as store.record.new_id writes it
+from .walk import RULING_ID, Walk, printed, walk
 MAX_FIELD = 10  # table and round
 MAX_QUERY = 4000
 PREFS = {"table": "referee_table", "round": "referee_round"}
@@ -78,7 +75,7 @@ def situation(request: Request) -> Response:
     if sid not in rs.situations:
         raise HTTPException(404, f"No situation '{sid[:80]}' in ruleset '{rs.id}'. Search for it instead.")
     params = list(request.query_params.multi_items())
-    wk = walk(rs, sid, params)
+    wk = walk(rs, sid, params, rid=new_id())  # the query's id, or a new one for a walk's first page
     if wk.outcome is None:
         return w.page(request, "question.html", 400 if wk.error else 200, **_question_ctx(rs, wk))
     return _ruling_page(request, w, wk)
@@ -110,13 +107,33 @@ def _ruling_page(request: Request, w: Web, wk: Walk, status: int = 200, errors: 
     if not prefs["round"]:
         prefs["round"] = w.settings.round or ""
     earlier = _last(w, table=prefs["table"]) if j and prefs["table"] else []
+    done, rid = _done(w, wk) if j else (None, wk.rid)
     title = rs.situations[o.situation].title
     return w.page(request, "ruling.html", status, o=o, wk=wk, sit=rs.situations[wk.sid], title=title,
                   reached_from=rs.situations[o.start].title if o.situation != o.start else None,
                   dead=[p.label for p in o.dead], game=GAME_TEXT[o.game], sections=_sections(o),
                   more=details(o), keys=rule_keys(o),
-                  rid=(form or {}).get("rid") or new_id(), prefs=prefs, errors=errors or {}, earlier=earlier,
+                  rid=(form or {}).get("rid") or rid, done=done, prefs=prefs, errors=errors or {}, earlier=earlier,
                   back=wk.answered[-1].revise if wk.answered else None)
+
+
+def _done(w: Web, wk: Walk) -> tuple[Any, str | None]:
+    """The ruling this walk's id was recorded as, if it was (Back after Record), and the id a
+    Record on this page sends: the same one, or a new one when the answers have changed since,
+    which records a second ruling rather than being taken for the first."""
+    import json
+
+    if wk.rid is None:
+        return None, None
+    with w.log() as log:
+        done = log.ruling(wk.rid)
+    if done is None:
+        return None, wk.rid
+    o = wk.outcome
+    assert o is not None
+    same = (done.situation, done.ruled_in, json.dumps(done.answers, sort_keys=True), done.players) == (
+        wk.sid, o.situation, json.dumps(o.facts, sort_keys=True, default=str), wk.players)
+    return done, (None if same else new_id())
 
 
 async def record(request: Request) -> Response:
@@ -226,6 +243,17 @@ async def theme(request: Request) -> Response:
     response = RedirectResponse(_next(_text(form, "next", 500)), status_code=303)
     response.set_cookie("referee_theme", chosen if chosen in ("light", "dark") else "", max_age=365 * 86400, samesite="strict")
     return response
+
+
+def csrf(request: Request) -> Response:
+    """A fresh form token for the signed-in judge: the phone's outbox resends a ruling kept from
+    an older sign-in with it. Same-origin only (the session cookie is SameSite=Strict, and no
+    other site may read the answer)."""
+    from starlette.responses import JSONResponse
+
+    w = web(request)
+    w.require(request)
+    return JSONResponse({"csrf": w.signer.csrf(request.cookies.get(SESSION_COOKIE, ""))}, headers={"Cache-Control": "no-store"})
 
 
 def health(request: Request) -> Response:

@@ -22,6 +22,8 @@ from ..render import details, verdict_lines
 
 PLAYER = "player_"  # player_East=Ruth: the names shown on seat buttons and in the ruling
 MAX_NAME = 40
+RID = "rid"  # the ruling's id, issued at the walk's first question and carried to its Record
+RULING_ID = re.compile(r"[0-9a-hjkmnp-tv-z]{26}")  # a ULID as store.record.new_id writes it
 
 
 @dataclass
@@ -49,7 +51,8 @@ class Walk:
     outcome: Outcome | None = None
     error: str | None = None  # an answer refused: shown above the question it belongs to
     query: str = ""  # every answer read so far, and the names: the state of this page
-    hidden: list[tuple[str, str]] = field(default_factory=list)  # the same as form fields
+    hidden: list[tuple[str, str]] = field(default_factory=list)  # the same as form fields, with the ruling id
+    rid: str | None = None  # from the query; None on a walk's first page (the page issues one)
 
 
 def seat_label(seat: str, players: dict[str, str]) -> str:
@@ -122,17 +125,23 @@ def _choices(q: Question) -> str:
     return "give a number"
 
 
-def walk(rs: Ruleset, sid: str, params: list[tuple[str, str]]) -> Walk:
+def walk(rs: Ruleset, sid: str, params: list[tuple[str, str]], rid: str | None = None) -> Walk:
     """The page for this query: the next question, or the outcome. A refused answer sets `error`
-    and asks its question again (`UsageError` is never raised for what a judge typed)."""
+    and asks its question again (`UsageError` is never raised for what a judge typed).
+
+    The ruling id in the query (`rid`) is kept, else `rid` (a new one) is: every link and form
+    of the page carries it, so Back, a reload and Record all name the same ruling."""
     players = read_players(params)
     raw: dict[str, list[str]] = {}
     for name, value in params:
-        if not name.startswith(PLAYER):
+        if name == RID:
+            rid = value if RULING_ID.fullmatch(value) else rid
+        elif not name.startswith(PLAYER):
             raw.setdefault(name, []).append(value[:200])
     facts: dict[str, Any] = {}
     done: list[tuple[Question, Any]] = []
-    w = Walk(sid, players=players)
+    w = Walk(sid, players=players, rid=rid)
+    keep = [(RID, rid)] if rid else []
     for _ in range(len(raw) + 2):  # one answer per loop; the bound only guards a tree that loops
         step = advance(rs, sid, facts, players)
         if isinstance(step, Outcome):
@@ -153,9 +162,10 @@ def walk(rs: Ruleset, sid: str, params: list[tuple[str, str]]) -> Walk:
         w.question = None
     for i, (q, value) in enumerate(done):
         before = [(d.fact, v) for d, v in done[:i]]
-        w.answered.append(Answered(q.fact, q.definition.ask, _shown(q, value, players), urlencode(_pairs(before, players))))
-    w.hidden = _pairs([(q.fact, v) for q, v in done], players)
-    w.query = urlencode(w.hidden)
+        w.answered.append(Answered(q.fact, q.definition.ask, _shown(q, value, players), urlencode(keep + _pairs(before, players))))
+    answers = _pairs([(q.fact, v) for q, v in done], players)
+    w.hidden = keep + answers
+    w.query = urlencode(answers)
     if w.question is not None:
         w.options = options(w.question, players)
     return w

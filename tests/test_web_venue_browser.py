@@ -1,0 +1,179 @@
+"""`referee serve` at a venue, in Debian's Chromium (playwright), JavaScript on and off: a judge
+served while one address holds a flood of idle and dripping sockets, a ruling kept on the phone
+across a new sign-in, Back then Record, and the screenshots of the changed pages at 390 px."""
+from __future__ import annotations
+
+import signal
+import time
+from typing import Any, Iterator
+
+import pytest
+
+from flood import Flood
+from test_web_browser import PHONE, REASON, VENUE, _axe, _check_phone_page, _context, _shot, _sign_in, _walk_to_ruling
+from test_web_browser import browser  # noqa: F401  (the fixture: one Chromium for the module)
+from web_helpers import PIN, start
+
+from referee.store.rulings import RulingsLog
+
+pytestmark = pytest.mark.skipif(REASON is not None, reason=f"no browser to test the web pages in: {REASON}")
+MJE = "/s/mahjong-in-error?others_acted=two&intact_dead_before=no&exposers=South&exposers=West&declared_value=40&declarer="
+
+
+@pytest.fixture(scope="module")
+def venue(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    db = tmp_path_factory.mktemp("venue") / "rulings.db"
+    p, base = start(db, "--name", VENUE, "--tz", "America/Chicago")
+    port = base.rsplit(":", 1)[1]
+    try:
+        yield {"base": f"http://{VENUE}:{port}", "db": db, "port": int(port)}
+    finally:
+        p.send_signal(signal.SIGINT)
+        p.wait(timeout=10)
+
+
+def _ids(db: Any) -> set[str]:
+    with RulingsLog.open(db, create=False) as log:
+        return {r.id for r in log.find()}
+
+
+def _until(check: Any, seconds: float = 15) -> bool:
+    deadline = time.monotonic() + seconds  # bounded
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        time.sleep(0.2)
+    return False
+
+
+def _rule_and_record(page: Any, base: str, name: str) -> None:
+    """Sign in, walk a situation from its first question, record it at table 31."""
+    _sign_in(page, base, name, PIN)
+    page.goto(base + "/s/mahjong-in-error")
+    _walk_to_ruling(page)
+    page.fill("#table", "31")
+    page.get_by_role("button", name="Record ruling").tap()
+    page.wait_for_url("**/rulings/*")
+
+
+def _record_offline(page: Any, ctx: Any, table: str) -> str:
+    """Tap Record on the ruling page with the network off: the ruling is kept. Its id."""
+    rid = page.locator("#record input[name=rid]").get_attribute("value")
+    page.fill("#table", table)
+    ctx.set_offline(True)
+    page.get_by_role("button", name="Record ruling").tap()
+    page.locator("p.outbox", has_text="NOT recorded").wait_for(state="visible", timeout=15_000)
+    return str(rid)
+
+
+@pytest.mark.parametrize("js", [True, False], ids=["js", "no-js"])
+def test_a_judge_rules_and_records_while_one_address_floods_the_server(browser: Any, venue: dict[str, Any], js: bool) -> None:
+    ctx = _context(browser, java_script_enabled=js, **PHONE)
+    page = ctx.new_page()
+    with Flood(venue["port"], idle=1000, drip=300, seconds=60):
+        began = time.monotonic()
+        _rule_and_record(page, venue["base"], "Flo" + ("js" if js else "nojs"))
+        assert "Recorded ✓" in page.locator("[role=status]").first.inner_text()
+        assert time.monotonic() - began < 30  # the flood held for all of it: the judge was never locked out
+    assert page.url.rsplit("/", 1)[1] in _ids(venue["db"])
+    ctx.close()
+
+
+def test_a_kept_ruling_survives_a_new_sign_in_and_is_sent(browser: Any, venue: dict[str, Any]) -> None:
+    base = venue["base"]
+    ctx = _context(browser, **PHONE)
+    page = ctx.new_page()
+    _sign_in(page, base, "Dee", PIN)
+    page.goto(base + MJE + "North")
+    rid = _record_offline(page, ctx, "21")
+    bar = page.locator("#outbox-bar")
+    assert "1 ruling is kept on this phone" in bar.inner_text()
+    ctx.clear_cookies()  # signed out: the cookie cleared (or the session ended)
+    ctx.set_offline(False)
+    page.goto(base + "/")
+    assert "Sign in to send" in bar.inner_text() and rid not in _ids(venue["db"])  # kept, not dropped
+    _shot(page, "venue-outbox-signed-out")
+    _sign_in(page, base, "Dee", PIN)  # a new session: the kept form's token is stale
+    page.locator("#outbox-bar a", has_text="Recorded ✓ table 21").wait_for(timeout=15_000)
+    assert _until(lambda: rid in _ids(venue["db"]))
+    assert "kept on this phone" not in bar.inner_text()
+    _check_phone_page(page, "venue-outbox-sent")
+    page.locator("#outbox-bar a", has_text="Recorded ✓").click()
+    page.wait_for_url(f"**/rulings/{rid}")
+    page.go_back()
+    page.get_by_role("button", name="Dismiss").click()
+    assert page.locator("#outbox-bar").is_hidden()
+    ctx.close()
+
+
+def test_a_kept_ruling_refused_for_itself_leaves_the_outbox_and_says_why(browser: Any, venue: dict[str, Any]) -> None:
+    base = venue["base"]
+    ctx = _context(browser, **PHONE)
+    page = ctx.new_page()
+    _sign_in(page, base, "Eve", PIN)
+    page.goto(base + "/")
+    page.evaluate("""() => localStorage.setItem('referee-outbox', JSON.stringify([{judge: 'Eve', rid: '01kmmmmmmmmmmmmmmmmmmmmmmm',
+        situation: 'mahjong-in-error', query: 'others_acted=two', table: '4', round: '1', csrf: 'stale', title: 'X'}]))""")
+    page.reload()
+    page.locator("#outbox-bar li", has_text="Not recorded, refused").wait_for(timeout=15_000)
+    assert "do not reach a ruling" in page.locator("#outbox-bar").inner_text()
+    assert page.evaluate("localStorage.getItem('referee-outbox')") == "[]"
+    ctx.close()
+
+
+@pytest.mark.parametrize("js", [True, False], ids=["js", "no-js"])
+def test_back_after_record_shows_the_record_not_a_second_form(browser: Any, venue: dict[str, Any], js: bool) -> None:
+    base = venue["base"]
+    ctx = _context(browser, java_script_enabled=js, **PHONE)
+    page = ctx.new_page()
+    _rule_and_record(page, base, "Gus" + ("js" if js else "nojs"))
+    rid = page.url.rsplit("/", 1)[1]
+    before = len(_ids(venue["db"]))
+    page.go_back()
+    page.wait_for_url("**/s/mahjong-in-error?*")
+    page.reload()  # as a phone restoring the page would: asked afresh
+    banner = page.locator("p.recorded")
+    assert "Recorded ✓ #" in banner.inner_text() and ", table 31" in banner.inner_text()
+    assert page.locator("#record").count() == 0
+    if js:
+        _check_phone_page(page, "venue-back-after-record")
+    banner.get_by_role("link").click()
+    page.wait_for_url(f"**/rulings/{rid}")
+    assert len(_ids(venue["db"])) == before
+    ctx.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_screenshots_of_the_changed_pages(browser: Any, venue: dict[str, Any], scheme: str) -> None:
+    base = venue["base"]
+    ctx = _context(browser, color_scheme=scheme, **PHONE)
+    page = ctx.new_page()
+    _sign_in(page, base, "Shot" + scheme, PIN)
+    page.goto(base + "/?q=wrong+wall")
+    _check_phone_page(page, f"venue-{scheme}-search")
+    page.goto(base + MJE + "East")
+    _check_phone_page(page, f"venue-{scheme}-ruling")
+    _record_offline(page, ctx, "8")
+    page.get_by_role("button", name="Send now").click()  # still offline: it stays, and says why
+    page.locator("#outbox-bar", has_text="No network yet.").wait_for(timeout=15_000)
+    _check_phone_page(page, f"venue-{scheme}-kept")
+    ctx.set_offline(False)  # the browser's 'online' event sends it
+    page.locator("#outbox-bar a", has_text="Recorded ✓").wait_for(timeout=15_000)
+    assert page.get_by_role("button", name="Send now").is_hidden()
+    assert "Recorded ✓ (sent from this phone's outbox)" in page.locator("p.outbox").inner_text()
+    _check_phone_page(page, f"venue-{scheme}-sent")
+    page.goto(base + "/handouts/quick")
+    _axe(page, f"venue-{scheme}-quick")
+    _shot(page, f"venue-{scheme}-quick")
+    ctx.close()
+
+
+def test_the_quick_sheet_passes_axe_entirely(browser: Any, venue: dict[str, Any]) -> None:
+    from axe_playwright_python.sync_playwright import Axe
+
+    ctx = _context(browser, **PHONE)
+    page = ctx.new_page()
+    page.goto(venue["base"] + "/handouts/quick")
+    violations = Axe().run(page).response["violations"]
+    assert not [(v["id"], v["impact"]) for v in violations]  # a main landmark, and every line inside it
+    ctx.close()
