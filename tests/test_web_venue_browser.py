@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import signal
 import time
+from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
@@ -22,7 +23,17 @@ MJE = "/s/mahjong-in-error?others_acted=two&intact_dead_before=no&exposers=South
 
 @pytest.fixture(scope="module")
 def venue(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    db = tmp_path_factory.mktemp("venue") / "rulings.db"
+    yield from _serve(tmp_path_factory.mktemp("venue"))
+
+
+@pytest.fixture
+def own_venue(tmp_path: Path) -> Iterator[dict[str, Any]]:
+    """A server of its own, for a test that changes the judges' PIN."""
+    yield from _serve(tmp_path)
+
+
+def _serve(folder: Path) -> Iterator[dict[str, Any]]:
+    db = folder / "rulings.db"
     p, base = start(db, "--name", VENUE, "--tz", "America/Chicago")
     port = base.rsplit(":", 1)[1]
     try:
@@ -88,7 +99,7 @@ def test_a_kept_ruling_survives_a_new_sign_in_and_is_sent(browser: Any, venue: d
     rid = _record_offline(page, ctx, "21")
     bar = page.locator("#outbox-bar")
     assert "1 ruling is kept on this phone" in bar.inner_text()
-    ctx.clear_cookies()  # signed out: the cookie cleared (or the session ended)
+    ctx.clear_cookies(name="referee_judge")  # signed out: the session cookie gone (cleared, or its 16 hours over)
     ctx.set_offline(False)
     page.goto(base + "/")
     assert "Sign in to send" in bar.inner_text() and rid not in _ids(venue["db"])  # kept, not dropped
@@ -177,3 +188,66 @@ def test_the_quick_sheet_passes_axe_entirely(browser: Any, venue: dict[str, Any]
     violations = Axe().run(page).response["violations"]
     assert not [(v["id"], v["impact"]) for v in violations]  # a main landmark, and every line inside it
     ctx.close()
+
+
+def test_two_phones_under_one_name_the_second_waits_for_the_head_judge(browser: Any, venue: dict[str, Any]) -> None:
+    from test_web_browser import DESKTOP, HEAD_PIN
+
+    base = venue["base"]
+    first = _context(browser, **PHONE)
+    _sign_in(first.new_page(), base, "Hana", PIN)
+    second = _context(browser, java_script_enabled=False, **PHONE)  # the wait page needs no script
+    phone = second.new_page()
+    phone.goto(f"{base}/login")
+    phone.fill("#name", "hana")
+    phone.fill("#pin", PIN)
+    phone.get_by_role("button", name="Sign in").click()
+    phone.wait_for_url("**/login/wait*")
+    code = phone.locator("strong.rid").inner_text()
+    _shot(phone, "venue-second-phone-waits")  # (it reloads itself every 5 s: too soon for axe under load)
+    head_ctx = _context(browser, **DESKTOP)
+    head = head_ctx.new_page()
+    _sign_in(head, base, "Head", HEAD_PIN)
+    head.goto(f"{base}/judges")
+    row = head.locator("li", has_text=code)
+    row.get_by_role("button", name="Approve").click()
+    head.wait_for_load_state()
+    _axe(head, "venue-judges")
+    _shot(head, "venue-judges")
+    phone.wait_for_url(f"{base}/", timeout=15_000)  # the wait page went on by itself once approved
+    assert "Hana" in phone.locator(".who").inner_text()
+    first.close()
+    second.close()
+    head_ctx.close()
+
+
+def test_a_new_pin_signs_old_sessions_out_and_the_outbox_sends_after_signing_in_again(browser: Any, own_venue: dict[str, Any]) -> None:
+    import re
+
+    from test_web_browser import DESKTOP, HEAD_PIN
+
+    venue = own_venue
+    base = venue["base"]
+    ctx = _context(browser, **PHONE)
+    page = ctx.new_page()
+    _sign_in(page, base, "Ida", PIN)
+    page.goto(base + MJE + "North")
+    rid = page.locator("#record input[name=rid]").get_attribute("value")
+    head_ctx = _context(browser, **DESKTOP)
+    head = head_ctx.new_page()
+    _sign_in(head, base, "Head", HEAD_PIN)
+    head.goto(f"{base}/judges")
+    head.get_by_role("button", name="New judges' PIN").click()
+    head.wait_for_url("**/judges?pin=new")
+    new_pin = re.search(r"Judges' PIN now: (\d+)", head.locator("main").inner_text()).group(1)
+    page.fill("#table", "12")
+    page.get_by_role("button", name="Record ruling").tap()  # her session ended with the old PIN
+    page.locator("p.outbox", has_text="You are signed out").wait_for(timeout=15_000)
+    assert rid not in _ids(venue["db"])
+    page.goto(base + "/")
+    assert page.locator(".who").count() == 0  # signed out everywhere, not just for Record
+    _sign_in(page, base, "Ida", new_pin)
+    page.locator("#outbox-bar a", has_text="Recorded ✓ table 12").wait_for(timeout=15_000)
+    assert _until(lambda: rid in _ids(venue["db"]))
+    ctx.close()
+    head_ctx.close()

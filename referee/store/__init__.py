@@ -7,6 +7,7 @@ The interface the command line (and, later, the judges' web page) calls:
 - `rulings.RulingsLog.open(path)`: the log itself (add, find, get, withdraw, players, merge).
 - `record.from_outcome(...)`: a ruling as it is stored, built from the engine's outcome.
 - `transfer` (export/import), `snapshot` (the rules as they were), `replay`.
+- `signins`: the judges' sign-ins at a venue (`referee serve`), kept beside the rulings.
 
 This package imports nothing heavy itself; `sqlite3` is imported by `db` only.
 """

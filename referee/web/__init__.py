@@ -10,8 +10,10 @@ outcome through the same core renderer, and record through the same store call i
 log, with the same event settings; a ruling recorded from a phone is stored exactly as the
 command line stores it. Modules: `app` (settings, templates, roles, error pages), `walk` (a
 query string to the next question or the outcome; pure), `judge` (search, questions, ruling,
-record, sign-in), `head` (the live log, withdraw, exports, handouts), `pay` (settle a Mah Jongg),
-`security` (PINs, cookies, CSRF, headers, size limits).
+record), `auth` (sign-in, a second phone waiting for the head judge, the Judges page), `head`
+(the live log, withdraw, exports, handouts), `pay` (settle a Mah Jongg), `security` (PINs,
+cookies, CSRF, headers, size limits), `conn` (uvicorn's HTTP protocol with a deadline per request
+and a cap per address: imported by `serve` only).
 """
 from __future__ import annotations
 

@@ -27,6 +27,7 @@ from ..loader import Ruleset, load_strict
 from .security import SESSION_COOKIE, Guard, Judge, PinLimiter, Signer, load_key
 
 HERE = Path(__file__).parent
+SIGN_IN_S = 3.0  # how long a page trusts what it read of a sign-in (another server on the log may end it)
 STATIC = HERE / "static"
 
 
@@ -67,8 +68,10 @@ class Web:
                                  undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
         env.globals["static"] = self.static_url
         env.filters["clock"] = self.clock
+        env.filters["device"] = _device
         self.templates = Jinja2Templates(env=env)
         self._versions: dict[str, str] = {}
+        self._sign_ins: dict[str, tuple[float, Any]] = {}  # sign-in id -> (when read, SignIn or None)
 
     def static_url(self, name: str) -> str:
         """A static file's URL with its content hash, so a new version is never served stale."""
@@ -99,8 +102,41 @@ class Web:
     def ruleset(self) -> Ruleset:
         return load_strict(self.settings.ruleset)  # memoized by the loader; a broken one raises RefereeError
 
-    def judge(self, request: Request) -> Judge | None:
+    def session(self, request: Request) -> Judge | None:
+        """The session's judge, signed with this server's key, whatever its sign-in's state."""
         return self.signer.judge(request.cookies.get(SESSION_COOKIE))
+
+    def judge(self, request: Request) -> Judge | None:
+        """Who is signed in: a session signed with the PIN in force now, whose sign-in the head
+        judge has not ended and, for a second device under a name, has approved."""
+        j = self.session(request)
+        if j is None or j.mark != self.pin_mark(j.role):
+            return None
+        s = self.sign_in(j.sign_in)
+        return j if s is not None and s.live else None
+
+    def pin_mark(self, role: str) -> str:
+        return self.signer.pin_mark(role, self.settings.head_pin if role == "head" else self.settings.pin)
+
+    def sign_in(self, sid: str) -> Any:
+        """A sign-in from the log, read again after SIGN_IN_S: every page asks, few change."""
+        import time
+
+        from ..store import signins
+
+        now = time.monotonic()
+        cached = self._sign_ins.get(sid)
+        if cached is not None and now - cached[0] < SIGN_IN_S:
+            return cached[1]
+        with self.log() as log:
+            found = signins.get(log, sid)
+        if len(self._sign_ins) > 10_000:
+            self._sign_ins.clear()
+        self._sign_ins[sid] = (now, found)
+        return found
+
+    def sign_ins_changed(self) -> None:
+        self._sign_ins.clear()
 
     def require(self, request: Request, role: str = "judge") -> Judge:
         """The one role check every recording, withdrawing and log route calls."""
@@ -132,6 +168,12 @@ class Web:
                                                headers={"Cache-Control": "no-store", **(headers or {})})
 
 
+def _device(agent: str | None) -> str:
+    from .auth import device_label
+
+    return device_label(agent)
+
+
 def web(request: Request) -> Web:
     return request.app.state.web  # type: ignore[no-any-return]
 
@@ -154,7 +196,7 @@ async def _referee_error(request: Request, exc: Exception) -> Response:
 
 
 def create_app(settings: Settings) -> Starlette:
-    from . import head, judge, pay
+    from . import auth, head, judge, pay
 
     routes = [
         Route("/", judge.home),
@@ -162,8 +204,11 @@ def create_app(settings: Settings) -> Starlette:
         Route("/rulings", judge.record, methods=["POST"]),
         Route("/rulings/{rid}", judge.recorded),
         Route("/rulings/{rid}/withdraw", head.withdraw, methods=["POST"]),
-        Route("/login", judge.login, methods=["GET", "POST"]),
-        Route("/logout", judge.logout, methods=["POST"]),
+        Route("/login", auth.login, methods=["GET", "POST"]),
+        Route("/login/wait", auth.wait),
+        Route("/logout", auth.logout, methods=["POST"]),
+        Route("/judges", auth.judges),
+        Route("/judges", auth.judges_post, methods=["POST"]),
         Route("/theme", judge.theme, methods=["POST"]),
         Route("/csrf", judge.csrf),
         Route("/pay", pay.page),

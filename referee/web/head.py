@@ -159,7 +159,7 @@ def _withdraw(w: Web, j: Any, rid: str, reason: str, back: str) -> Response:
                 raise HTTPException(403, "Only the head judge, or the judge who made it, may withdraw a ruling.")
             if not reason:
                 raise HTTPException(400, "Say why the ruling is withdrawn.")
-            log.withdraw(rid, j.name, reason)
+            log.withdraw(rid, j.name, reason, sign_in=j.sign_in)
     except StoreError:
         raise HTTPException(404, "No such ruling in the log.") from None
     except UsageError as exc:

@@ -16,7 +16,7 @@ from ..store.context import LogContext
 from ..store.db import StoreError
 from ..store.record import new_id
 from .app import Web, web
-from .security import SESSION_COOKIE, SESSION_HOURS, Judge, pin_matches
+from .security import SESSION_COOKIE, SESSION_HOURS, Judge
 from .walk import RULING_ID, Walk, printed, walk
 MAX_FIELD = 10  # table and round
 MAX_QUERY = 4000
@@ -171,7 +171,8 @@ def _record(request: Request, w: Web, j: Judge, form: FormData) -> Response:
     if errors:
         return _ruling_page(request, w, wk, 400, errors, values)
     o = wk.outcome
-    ctx = LogContext(db=w.settings.db, event=w.settings.event, round=values["round"], table=values["table"], judge=j.name)
+    ctx = LogContext(db=w.settings.db, event=w.settings.event, round=values["round"], table=values["table"], judge=j.name,
+                     sign_in=j.sign_in)
     r = record(ctx, o, wk.players, printed(o), outcome_json(o), ruling_id=rid)
     response = RedirectResponse(f"/rulings/{r.id}", status_code=303)
     for name, cookie in PREFS.items():
@@ -196,48 +197,9 @@ def recorded(request: Request) -> Response:
     return w.page(request, "recorded.html", r=r, number=number, may_withdraw=may_withdraw)
 
 
-async def login(request: Request) -> Response:
-    if request.method == "POST":
-        return await _login_post(request)
-    return web(request).page(request, "login.html", next=_next(request.query_params.get("next")), error=None, name="")
-
-
-def _next(raw: str | None) -> str:
-    """Only a path on this server: never an open redirect to another site."""
-    return raw if raw and raw.startswith("/") and not raw.startswith("//") and "\\" not in raw else "/"
-
-
-async def _login_post(request: Request) -> Response:
-    w = web(request)
-    form = await request.form(max_fields=10, max_files=0)
-    name, pin, nxt = _text(form, "name", 40), _text(form, "pin", 20), _next(_text(form, "next", 500))
-    who = request.client.host if request.client else "?"
-    if w.limiter.locked(who):
-        return w.page(request, "login.html", 429, {"Retry-After": "60"}, next=nxt, name=name,
-                      error="Too many wrong PINs. Wait a minute, then try again.")
-    if not name:
-        return w.page(request, "login.html", 400, next=nxt, name=name, error="Enter your name.")
-    s = w.settings
-    role = "head" if pin_matches(pin, s.head_pin) else "judge" if pin_matches(pin, s.pin) else None
-    if role is None:
-        w.limiter.fail(who)
-        return w.page(request, "login.html", 401, next=nxt, name=name, error="That PIN is not right.")
-    response = RedirectResponse(nxt, status_code=303)
-    response.set_cookie(SESSION_COOKIE, w.signer.session(Judge(name, role)), max_age=SESSION_HOURS * 3600,
-                        httponly=True, samesite="strict")
-    return response
-
-
-async def logout(request: Request) -> Response:
-    w = web(request)
-    form = await request.form(max_fields=5, max_files=0)
-    w.check_csrf(request, _text(form, "csrf", 200))
-    response = RedirectResponse("/", status_code=303)
-    response.delete_cookie(SESSION_COOKIE)
-    return response
-
-
 async def theme(request: Request) -> Response:
+    from .auth import _next
+
     form = await request.form(max_fields=5, max_files=0)
     chosen = _text(form, "theme", 10)
     response = RedirectResponse(_next(_text(form, "next", 500)), status_code=303)

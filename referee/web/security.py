@@ -1,8 +1,10 @@
 """Who may do what on a venue's network full of players' phones, and the guards on every request.
 
 - Sign-in is a name plus the event PIN (judge) or the head judge's PIN. The session is a
-  signed cookie (HttpOnly, SameSite=Strict); the key lives in a file beside the log, so a
-  restart of the server signs nobody out.
+  signed cookie (HttpOnly, SameSite=Strict) naming its sign-in, kept in the log (see
+  store/signins.py: a name belongs to the device that first used it); the key lives in a file
+  beside the log, so a restart of the server signs nobody out. A session carries a mark of the
+  PIN it signed in with: a new PIN ends every older session at once.
 - CSRF: a form token derived from the session, an Origin check, and the SameSite cookie.
   Fetch Metadata is not used: browsers do not send `Sec-Fetch-Site` to an http LAN address.
 - `Referrer-Policy: same-origin`, never `no-referrer`: with it Chrome sends `Origin: null` on a
@@ -25,6 +27,7 @@ from typing import Any, Awaitable, Callable
 
 MAX_BODY = 64 * 1024
 SESSION_COOKIE = "referee_judge"
+DEVICE_COOKIE = "referee_device"  # this browser's own random id: the log keeps only a digest of it
 SESSION_HOURS = 16
 PIN_TRIES = 5  # failures per address per window before a lock-out
 PIN_WINDOW = 60.0
@@ -73,6 +76,8 @@ def load_key(db: Any) -> bytes:
 class Judge:
     name: str
     role: str  # judge or head
+    sign_in: str = ""  # the log's sign-in (store.signins) this session belongs to
+    mark: str = ""  # of the PIN it signed in with (Signer.pin_mark)
 
 
 def _b64(data: bytes) -> str:
@@ -91,8 +96,17 @@ class Signer:
         return _b64(hmac.new(self.key, f"{purpose}:{text}".encode(), hashlib.sha256).digest())
 
     def session(self, judge: Judge) -> str:
-        body = _b64(json.dumps({"n": judge.name, "r": judge.role, "t": int(time.time())}).encode())
+        body = _b64(json.dumps({"n": judge.name, "r": judge.role, "t": int(time.time()), "s": judge.sign_in,
+                                "p": judge.mark}).encode())
         return f"{body}.{self._mac('session', body)}"
+
+    def pin_mark(self, role: str, pin: str) -> str:
+        """Which PIN a session signed in with, without the PIN: a new PIN makes older marks stale."""
+        return self._mac("pin", f"{role}:{pin}")[:16]
+
+    def device(self, cookie: str) -> str:
+        """What the log keeps of a device's cookie: enough to know the device again, not to be it."""
+        return self._mac("device", cookie)[:22]
 
     def judge(self, cookie: str | None) -> Judge | None:
         if not cookie or "." not in cookie or len(cookie) > 1000:
@@ -103,11 +117,12 @@ class Signer:
         try:
             data = json.loads(_unb64(body))
             name, role, issued = str(data["n"]), str(data["r"]), int(data["t"])
+            sign_in, mark = str(data["s"]), str(data["p"])
         except (ValueError, KeyError, TypeError):
             return None
         if role not in ROLES[1:] or time.time() - issued > SESSION_HOURS * 3600:
             return None
-        return Judge(name, role)
+        return Judge(name, role, sign_in, mark)
 
     def csrf(self, cookie: str) -> str:
         return self._mac("csrf", cookie)
