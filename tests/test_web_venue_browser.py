@@ -162,8 +162,10 @@ def test_screenshots_of_the_changed_pages(browser: Any, venue: dict[str, Any], s
     _sign_in(page, base, "Shot" + scheme, PIN)
     page.goto(base + "/?q=wrong+wall")
     _check_phone_page(page, f"venue-{scheme}-search")
+    _big_enough(page.get_by_role("link", name="Show every situation"))
     page.goto(base + MJE + "East")
     _check_phone_page(page, f"venue-{scheme}-ruling")
+    _big_enough(page.get_by_role("link", name="(citations and notes below)"))
     _record_offline(page, ctx, "8")
     page.get_by_role("button", name="Send now").click()  # still offline: it stays, and says why
     page.locator("#outbox-bar", has_text="No network yet.").wait_for(timeout=15_000)
@@ -176,6 +178,22 @@ def test_screenshots_of_the_changed_pages(browser: Any, venue: dict[str, Any], s
     page.goto(base + "/handouts/quick")
     _axe(page, f"venue-{scheme}-quick")
     _shot(page, f"venue-{scheme}-quick")
+    ctx.close()
+
+
+def _big_enough(link: Any) -> None:
+    box = link.bounding_box()
+    assert box["height"] >= 44 and box["width"] >= 44, box
+
+
+def test_body_text_follows_the_browsers_text_size(browser: Any, venue: dict[str, Any]) -> None:
+    ctx = _context(browser, **PHONE)
+    page = ctx.new_page()
+    page.goto(venue["base"] + "/")
+    size = "() => parseFloat(getComputedStyle(document.body).fontSize)"
+    normal = page.evaluate(size)
+    page.evaluate("document.documentElement.style.fontSize = '24px'")  # a reader's larger text setting
+    assert page.evaluate(size) == pytest.approx(normal * 1.5)
     ctx.close()
 
 
