@@ -14,7 +14,8 @@ run, so a machine busy with other work slows both sides of each ratio alike:
   serve        `referee serve`: ready to answer (< 1 s); 8 judges x 25 rulings over HTTP and a CLI
                writing 50 at once, all kept once; 16 readers' question pages, p95 (< 50 ms); see serveload.py
   venue        30 judges against logs of 100 and 5,000 rulings: Record p95 (< 150 ms; 5,000/100 <= 1.5x);
-               a judge's page and Record with 1,000 idle and 300 dripping sockets held (< 200 ms); see venueload.py
+               a judge's page and Record with 1,000 idle and 300 dripping sockets held (< 200 ms; not in
+               --quick); see venueload.py
 
 Each figure is shown as wall time and as CPU time; the verdict uses CPU time, which other work
 on a shared machine disturbs least. Commands run in fresh processes with bytecode caching on (as an installed referee runs; the

@@ -153,3 +153,20 @@ def test_an_older_log_gets_numbers_in_the_order_its_rulings_were_made(tmp_path: 
                        "ruling 4": ("Open", 3), "ruling 5": (None, 1)}
         log.add(_ruling(6, event="Open"))
         assert log.last_number("Open") == 4
+
+
+def test_sign_ins_bind_a_name_to_its_first_device_on_either_backend(log_at: str) -> None:
+    from referee.store import signins
+
+    with RulingsLog.open(log_at) as log:
+        first = signins.sign_in(log, "Open", "Carol", "judge", "phone-1", "10.0.0.5", "Safari")
+        again = signins.sign_in(log, "Open", "  CAROL ", "judge", "phone-1", "10.0.0.5", "Safari")
+        other = signins.sign_in(log, "Open", "carol", "judge", "phone-2", "10.0.0.9", "Chrome")
+        elsewhere = signins.sign_in(log, "Cup", "Carol", "judge", "phone-2", None, None)  # another event: her name is free
+        assert first.live and again.live and not other.live and elsewhere.live
+        assert other.judge == "Carol" and again.approved_by == "same device"
+        assert not signins.approve(log, "Cup", other.id, "Head")  # not from another event's page
+        assert signins.approve(log, "Open", other.id, "Head") and not signins.approve(log, "Open", other.id, "Head")
+        assert signins.get(log, other.id).live
+        assert signins.end(log, "Open", "Head", keep=first.id) == 2
+        assert [s.id for s in signins.listed(log, "Open")] == [first.id]

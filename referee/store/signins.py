@@ -92,11 +92,12 @@ def listed(log: Any, event: str | None) -> list[SignIn]:
     return [SignIn(*row) for row in rows]
 
 
-def approve(log: Any, sid: str, by: str) -> bool:
-    """Let a waiting device in under its name; False when there is no such waiting sign-in."""
+def approve(log: Any, event: str | None, sid: str, by: str) -> bool:
+    """Let a waiting device in under its name at this event; False when no such sign-in waits."""
+    where, args = _event(event)
     with log.db.guard(writing=True), log.db.transaction():
-        return bool(log.db.execute("UPDATE sign_ins SET approved_at = ?, approved_by = ? WHERE id = ? "
-                                   "AND approved_at IS NULL AND ended_at IS NULL", (utc_now(), by, sid)).rowcount)
+        return bool(log.db.execute(f"UPDATE sign_ins SET approved_at = ?, approved_by = ? WHERE id = ? AND {where} "
+                                   "AND approved_at IS NULL AND ended_at IS NULL", [utc_now(), by, sid, *args]).rowcount)
 
 
 def end(log: Any, event: str | None, by: str, *, only: str | None = None, role: str | None = None,

@@ -142,7 +142,7 @@ def _act(w: Web, head: Judge, action: str, sid: str) -> Response:
     after = "/judges"
     with w.log() as log:
         if action == "approve":
-            if not signins.approve(log, sid, by):
+            if not signins.approve(log, event, sid, by):
                 raise HTTPException(404, "No such sign-in is waiting; it may have been decided already.")
         elif action == "refuse":
             signins.end(log, event, by, only=sid)
