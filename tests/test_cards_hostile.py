@@ -21,8 +21,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 import hostile  # noqa: E402
 from test_card_schema import BAD, _with  # noqa: E402
 from test_cards import BAD_CARD, BAD_HANDS, READING_RULES  # noqa: E402
+from test_cards_printed import EACH_SHAPE  # noqa: E402
 
-HANDS = [r[0] for r in READING_RULES] + [h for h, _ in BAD_HANDS] + [
+HANDS = [r[0] for r in READING_RULES] + [h for h, _ in BAD_HANDS] + [h for s in EACH_SHAPE for h in s[1:3]] + [
     "FF 789C RR RRJ JJJJ", "1" * 100_000 + "B", "\x1b[2J FF 2033B 3333C 3333D", "", "   ",
 ]
 
@@ -31,8 +32,20 @@ def _inputs() -> list[tuple[str, str, str]]:
     out = list(hostile.shapes())
     out.append(("the bad card of test_cards", BAD_CARD, "refused"))
     out += [(f"schema: {why}", yaml.safe_dump(_with(change), sort_keys=False), "refused") for why, change in BAD]
-    for name in ("practice.yaml", "template.yaml"):
-        out.append((name, (Path(__file__).resolve().parent.parent / "cards" / name).read_text(encoding="utf-8"), "ok"))
+    here = Path(__file__).resolve().parent
+    for path in (here.parent / "cards" / "practice.yaml", here.parent / "cards" / "template.yaml",
+                 here / "data" / "shapes.yaml", here / "data" / "practice-long-form.yaml"):
+        out.append((path.name, path.read_text(encoding="utf-8"), "ok"))
+    head = BAD_CARD.split("    lines:")[0] + "    lines:\n"
+    out += [(f"a line the other card tests refuse: {line.strip()[:40]}", head + line, "refused") for line in (
+        '      - {id: B1, groups: "1111A 4444D 5555b+ J 11a", value: 25, suits: "4 or 5", vars: {X: run}}\n',
+        '      - {id: B1, groups: "11a 222a 3333a 444a 55a", shift: [0], value: 25, note: "Any 5 Consec. Nos."}\n',
+        '      - {id: B1, groups: "11a 222b 3333a 444b 55a", value: 25, note: "Any 3 Suits"}\n',
+        '      - {id: B1, groups: "FF 2033a 3333b 3333c", value: 25, suits: 3, dragons: maybe}\n',
+        '      - {id: B1, groups: ["FF 2033a 3333b 3333c", 7], value: 25}\n',
+        '      - {id: B1, groups: "FF 2033a 3333b 3333c ||", value: 25}\n',
+        '      - {id: B1, groups: "12345 X XXXXb XXXXc", vars: {X: run}, value: 25}\n')]
+    out.append(("the any-wind card of test_cards", head + '      - {id: Z1, groups: "ZZZZ 2033a 0000 ZZ", value: 35}\n', "ok"))
     return out
 
 

@@ -21,6 +21,7 @@ SUIT_VARS = "abc"
 TILE_LETTERS = set("FNEWSDRGZJ")
 FIXED = {"R": RED, "G": GREEN, "N": NORTH, "E": EAST, "W": WEST, "S": SOUTH, "F": FLOWER}
 DECORATION = re.compile(r"^[+=x×*/÷-]+$")
+_DECORATING = "+=x×*/÷-"
 _OR = re.compile(r"\s+(?:\|\||-or-|–or–)\s+", re.IGNORECASE)
 
 # An atom: ("num", n, suit) a printed digit; ("var", X, suit); ("tile", t, None) a fixed tile;
@@ -47,6 +48,8 @@ class Block:
 
 def split_forms(text: str) -> list[tuple[str, int]]:
     """(form, offset) for each form of a groups string written with `||` or `-or-`."""
+    if "|" not in text and "or" not in text.lower():
+        return [(text, 0)]
     out, at = [], 0
     for m in _OR.finditer(text):
         out.append((text[at:m.start()], at))
@@ -66,7 +69,7 @@ def read_forms(texts: list[tuple[str, Report]], lid: str) -> tuple[list[Form], l
         words = []
         pos = 0
         for part in text.split(" "):
-            if part and DECORATION.match(part):
+            if part and part[0] in _DECORATING and DECORATION.match(part):
                 decorated = True
                 words.append(part)
             elif part:
@@ -86,8 +89,8 @@ def read_forms(texts: list[tuple[str, Report]], lid: str) -> tuple[list[Form], l
         raw.append(form)
         looks.append(words)
     _suit_letters(raw, texts, lid)
-    forms = [[tuple(Block(tuple((a[0], a[1], a[2]) for a in atoms), bang, text, col)
-                    for atoms, bang, text, col in token) for token in form] for form in raw]
+    forms = [[tuple([Block(tuple(map(tuple, atoms)), bang, text, col) for atoms, bang, text, col in token])
+              for token in form] for form in raw]
     if not decorated:
         return forms, []
     return forms, [" ".join(re.sub(r"[abc!]", "", w).replace("|", " or ") for w in words) for words in looks]
@@ -200,7 +203,7 @@ def _letter(atom: list[Any]) -> str:
 def run_together(block: Block) -> bool:
     """Singles that look like groups typed without their space (111DDD, 2222FF): two runs or
     more of one atom repeated."""
-    if block.uniform:
+    if block.uniform or len(set(block.atoms)) > len(block.atoms) - 2:  # two runs repeat two atoms at least
         return False
     runs, last, n = 0, None, 0
     for a in block.atoms + ((None, None, None),):

@@ -10,6 +10,7 @@ card 70 lines and 2,564 ways in all, its largest line 486.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from math import comb, factorial, prod
 from typing import TYPE_CHECKING
 
@@ -30,6 +31,7 @@ def picks(block: Block) -> int:
     return 4 if "anywind" in kinds else 3 if "anydragon" in kinds else 1
 
 
+@lru_cache(maxsize=64)
 def suit_maps(letters: int, counts: tuple[int, ...]) -> int:
     """How many ways `letters` suit letters can be bound to the three suits so that they use one
     of `counts` different suits (letters name the suits in the order first met, so a map is a

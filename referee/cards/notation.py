@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from ..errors import LoadError, Place, Problem
@@ -25,6 +26,7 @@ SUIT_COUNTS = ("1", "2", "3", "1 or 2", "1 or 3", "2 or 3")  # as printed: "Any 
 PICKS = ("any", "different")  # how the bare D (Z) groups of a line may pick their dragons (winds)
 _DEPENDENT = re.compile(r"^([A-Z])\s*([+-])\s*([1-8])$")
 _CONSTRAINT = re.compile(r"^(?:same-parity\s+([A-Z])\s+([A-Z])|([A-Z])\s*(<|!=|==)\s*([A-Z]))$")
+_SAYS = re.compile(r"any|like|only", re.I)  # a note without these words sets nothing
 _LINE_KEYS = {"id", "groups", "value", "concealed", "note", "display", "shift", "vars", "constraints", "suits", "distinct_vars",
               "dragons", "winds"}
 _SECTION_KEYS = {"name", "jokerless_bonus", "lines"}
@@ -53,6 +55,7 @@ class Line:
     said: tuple[str, ...] = ()  # settings written out (or said by the note), not left to their default
     loc: tuple[Any, ...] = ()  # where the line sits in the file, for Document.place
     broken: bool = False  # reading it found a problem: it is not expanded
+    cost: int = 0  # the ways it may be made (limits.ways), worked out once as it is read
 
     @property
     def mark(self) -> str:
@@ -68,7 +71,7 @@ class Line:
         """The groups of every form, in order."""
         return [tok for form in self.forms for tok in form]
 
-    @property
+    @cached_property
     def letters(self) -> list[str]:
         """The suit letters the line uses, sorted."""
         return sorted({a[2] for tok in self.tokens for b in tok for a in b.atoms if a[2] is not None})
@@ -213,7 +216,7 @@ def read_card(doc: Any) -> Card:
             if budget < 0:
                 line.broken = True  # past the card's bound: refused once, at the line that crossed it
             elif not line.broken:
-                budget -= ways(line)
+                budget -= line.cost
                 if budget < 0:
                     r.error((*line.loc, "groups"), f"line {line.id}: the card's lines up to here take more than "
                             f"{MAX_CARD_WAYS:,} ways to make them, the most a card may take; this line and those "
@@ -314,8 +317,9 @@ def _line(r: _Reader, loc: tuple[Any, ...], raw: Any, section: str, bonus: bool,
         if form:
             sizes(report, lid, form, 0)
     line.broken = len(r.problems) > before or not all(forms)
-    if not line.broken and ways(line) > MAX_LINE_WAYS:
-        r.error((*loc, "groups"), f"line {lid}: this line stands for {ways(line):,} ways to make it (its alternatives, "
+    cost = line.cost = 0 if line.broken else ways(line)
+    if cost > MAX_LINE_WAYS:
+        r.error((*loc, "groups"), f"line {lid}: this line stands for {cost:,} ways to make it (its alternatives, "
                 f"suits, shifts and variables multiplied); a line may take at most {MAX_LINE_WAYS:,}: split it into "
                 "lines, or write a number that may be anything as a variable (X: any)")
         line.broken = True
@@ -357,7 +361,7 @@ def _with_note(r: _Reader, loc: tuple[Any, ...], lid: str, raw: dict[str, Any], 
     from .printed import note_settings
 
     note = raw.get("note")
-    if not isinstance(note, str) or not note:
+    if not isinstance(note, str) or not _SAYS.search(note):
         return raw
     found, problems = note_settings(note, digits)
     for problem in problems:

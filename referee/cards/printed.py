@@ -19,7 +19,7 @@ _PHRASES: list[tuple[re.Pattern[str], str]] = [
     (re.compile(rf"\bany\s+(\d)\s+consec(?:utive|\.)?\s*{_NOS}", re.I), "consecutive"),
     (re.compile(rf"\bany\s+like\s+{_NOS}", re.I), "like-any"),
     (re.compile(r"\blike\s+(?:pungs?|kongs?|pairs?|quints?|sextets?|nos?\.?|numbers?)?\s*"
-                r"((?:[1-9]\s*,\s*)*[1-9],?\s+or\s+[1-9])\b", re.I), "like"),
+                r"([1-9](?:\s*(?:,|,?\s+or)\s*[1-9])+)\b", re.I), "like"),
     (re.compile(r"\bany\s+([123])(?:\s*(?:or|,)\s*([123]))?(?:\s*(?:or|,)\s*([123]))?\s+suits?\b", re.I), "suits"),
     (re.compile(rf"\bthese\s+{_NOS}\s+only\b", re.I), "only"),
     (re.compile(r"\bany\s+([234])\s+dragons\b", re.I), "dragons"),
