@@ -193,7 +193,7 @@ def main() -> int:
         handout_rows(table, env, min(args.runs, 5))
         from serveload import serve_rows  # `referee serve` under an event's load (the web extra)
 
-        serve_rows(table, env)
+        serve_rows(table, env, quick=args.quick)
         from venueload import venue_rows  # 30 judges against 100 and 5,000 rulings; a flood of sockets
 
         venue_rows(table, env, quick=args.quick)

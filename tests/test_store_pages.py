@@ -170,3 +170,4 @@ def test_sign_ins_bind_a_name_to_its_first_device_on_either_backend(log_at: str)
         assert signins.get(log, other.id).live
         assert signins.end(log, "Open", "Head", keep=first.id) == 2
         assert [s.id for s in signins.listed(log, "Open")] == [first.id]
+

@@ -80,6 +80,11 @@ def refuse(path: Path, why: str) -> StoreError:
 
 
 _CHECKED: set[tuple[int, int, int, int]] = set()  # files this process found to be SQLite's, as _identity gives them
+# (device, inode) of log files this process holds open for its lifetime (sqlite.hold): never opened
+# and closed outside SQLite again, since closing any descriptor of a file drops this process's locks
+# on it, the held connection's SHARED lock included, and another process closing its last
+# connection would then delete the WAL from under this one ("disk I/O error").
+HELD: set[tuple[int, int]] = set()
 
 
 def _check_file(path: Path) -> None:
@@ -99,7 +104,7 @@ def _check_file(path: Path) -> None:
         st = path.stat()
     except OSError:
         st = None
-    if st is not None and st.st_size and _identity(st) in _CHECKED:
+    if st is not None and st.st_size and (_identity(st) in _CHECKED or (st.st_dev, st.st_ino) in HELD):
         return
     try:
         with path.open("rb") as fh:

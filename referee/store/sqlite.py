@@ -48,7 +48,9 @@ def hold(path: Path) -> sqlite3.Connection:
     with _in_use(path):
         db.connect(path, create=False).close()  # checked and migrated, as any use would find it
         conn = sqlite3.connect(path, timeout=db.BUSY_MS / 1000, isolation_level=None, check_same_thread=False)
-        conn.execute("PRAGMA user_version").fetchone()  # opens the WAL index, then holds no lock
+        conn.execute("PRAGMA user_version").fetchone()  # opens the WAL index; holds a SHARED lock from now on
+        st = path.stat()
+        db.HELD.add((st.st_dev, st.st_ino))  # see db.HELD: its header is never read again by this process
     return conn
 
 
