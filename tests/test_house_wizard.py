@@ -2,7 +2,6 @@
 `referee house edit` asks again with her answers as defaults, keeping her own file."""
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -24,13 +23,12 @@ def _answer_custom(child, title: str, play: bool, number: str | None = None) -> 
 
 
 def test_a_new_user_answers_the_wizard_rules_under_it_and_edit_keeps_her_file(tmp_path: Path) -> None:
-    os.chdir(tmp_path)
-    cat = catalogue()
+    cat = catalogue()  # absolute paths throughout: a chdir here would move every later test in this worker
     plays = {"pie": "300", "hot-wall": ""}  # '' takes the default number
     child = spawn("house", "new")
     try:
         child.expect("Folder for your table's rules")
-        child.sendline("tuesday")
+        child.sendline(str(tmp_path / "tuesday"))
         child.expect("A title for your rules")
         child.sendline("Tuesday group")
         for c in cat.values():
@@ -46,7 +44,7 @@ def test_a_new_user_answers_the_wizard_rules_under_it_and_edit_keeps_her_file(tm
     assert read_answers(tmp_path / "tuesday").customs == {"pie": 300, "hot-wall": 3}
 
     # `rule` under it gives the custom's ruling
-    child = spawn("rule", "obvious-hand-discard", "-r", "tuesday", "-s", "winner=North", "-s", "discarder=West",
+    child = spawn("rule", "obvious-hand-discard", "-r", str(tmp_path / "tuesday"), "-s", "winner=North", "-s", "discarder=West",
                   "-a", "hand_value=30", "-a", "mahjong_valid=yes", "-a", "hc_hot_tile=yes", "--no-input")
     child.expect("HC-HW-2")
     child.expect("By your table's hot-wall rule")
@@ -56,7 +54,7 @@ def test_a_new_user_answers_the_wizard_rules_under_it_and_edit_keeps_her_file(tm
     # her own file, then `house edit`: today's answers are the defaults (Enter keeps them)
     mine = tmp_path / "tuesday" / "situations" / "our-words.yaml"
     mine.write_text("patch: wrong-wall\ntitle: Picked from the wrong wall (our words)\n")
-    child = spawn("house", "edit", "tuesday")
+    child = spawn("house", "edit", str(tmp_path / "tuesday"))
     try:
         for c in cat.values():
             child.expect_exact(c.title)
@@ -78,6 +76,6 @@ def test_a_new_user_answers_the_wizard_rules_under_it_and_edit_keeps_her_file(tm
     assert status == 0, rest
     assert mine.read_text().startswith("patch: wrong-wall")
     assert read_answers(tmp_path / "tuesday").customs == {"pie": 300}
-    child = spawn("show", "wrong-wall", "-r", "tuesday")
+    child = spawn("show", "wrong-wall", "-r", str(tmp_path / "tuesday"))
     child.expect("our words")
     assert finish(child)[0] == 0
