@@ -265,6 +265,9 @@ class Settle(Strict):
     how: Literal["discard", "self-pick", "joker-exchange"] = Field(description="How the winning tile came")
     discarder: str | None = Field(None, description="Role of the discarder, for a discard win")
     value: str = Field("hand_value", description="Number fact holding the hand value")
+    exempt: list[str] = Field(
+        default_factory=list,
+        description="Roles that pay nothing by a rule the table agreed before play (a player who has lost her whole pie)")
     bettor: str | None = Field(
         None,
         description="Role of the seat a fifth player (the bettor) bet on: she pays or collects exactly like that seat; "

@@ -274,7 +274,8 @@ def _settle(rs: Ruleset, s: m.Settle, b: _Binder, lines: list[str], dead: set[st
     singles = b.facts.get("singles_and_pairs") == "yes"
     doubles = b.facts.get("dice_doubles") == "yes"
     house = {"first_last": b.facts.get("first_or_last_game") == "yes", "bonus_hand": b.facts.get("bonus_hand") == "yes",
-             "pie_out": [s for s in _seats(b.facts.get("pie_out"))]}
+             "pie_out": [*_seats(b.facts.get("pie_out")),
+                         *(p.seat for role in s.exempt for p in b.parties(role)[:1] if p.seat)]}
     dead_losers = sorted(d for d in (dead or set()) if d and d not in (winner.seat, discarder.seat if discarder else None))
     bet_on = s.bettor if s.bettor in (None, m.WALL_BET) else b.parties(s.bettor)[0].seat
     if winner.seat and (discarder is None or discarder.seat) and value is not None and (s.bettor is None or bet_on):

@@ -257,12 +257,13 @@ def standard(
 def _pie(scoring: Scoring, seat: str, label: str, amount: int, pie_out: tuple[str, ...] | list[str], lost: dict[str, int] | None,
          out: Settlement) -> tuple[int, str]:
     """What a loser pays under the table's pie (loss limit), and why, when the pie cuts it."""
+    if seat in pie_out:  # under a house ruleset's pie, or a pie the table agreed (table-rule)
+        of = f" of {scoring.pie}" if scoring.pie is not None else ""
+        out.applied.append("pie")
+        out.house.append(f"By your table's pie rule, {label} pays nothing more: she has lost her pie{of}.")
+        return 0, f"her pie{of} is lost (pie rule)"
     if scoring.pie is None:
         return amount, ""
-    if seat in pie_out:
-        out.applied.append("pie")
-        out.house.append(f"By your table's pie rule, {label} pays nothing more: she has lost her pie of {scoring.pie}.")
-        return 0, f"her pie of {scoring.pie} is lost (pie rule)"
     left = scoring.pie - (lost or {}).get(seat, 0)
     if (lost or {}).get(seat) is not None and left < amount:
         left = max(left, 0)

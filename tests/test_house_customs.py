@@ -155,3 +155,21 @@ def test_house_list_prints_one_custom_a_line_id_first() -> None:
     assert len(lines) == len(CAT)
     for line, c in zip(lines, CAT.values()):
         assert line.startswith(c.id + " ") and f"source: {c.cite}" in line
+
+
+def test_a_pie_the_table_agreed_is_paid_by_the_league_ruleset_too() -> None:
+    # nmjl's table-rule ruling states the amounts: the pie player pays nothing, the rest as usual
+    r = _cli("rule", "table-rule", "-a", "table_rule_kind=pie", "-a", "table_rule_agreed=yes", "-a", "jokerless=no",
+             "-a", "tbr_pie_how=discard", "-a", "hand_value=25", "-s", "pie_player=North", "-s", "winner=East",
+             "-s", "discarder=South", "--no-input")
+    assert r.exit_code == 0, r.output
+    assert "North pays East 0" in r.text and "South pays East 50" in r.text and "West pays East 25" in r.text
+    assert "By your table's pie rule, North pays nothing more" in r.text
+    r = _cli("pay", "--winner", "East", "--how", "self-pick", "--value", "25", "--pie-out", "North")
+    assert r.exit_code == 0 and "North pays East 0" in r.text and "East collects 100" in r.text
+    r = _cli("pay", "--winner", "East", "--how", "self-pick", "--value", "25", "--lost", "North=90")
+    assert r.exit_code == 2 and "add --pie AMOUNT" in r.text
+    r = _cli("pay", "--winner", "East", "--how", "self-pick", "--value", "25", "--lost", "North=90", "--pie", "100")
+    assert r.exit_code == 0 and "North pays East 10" in r.text
+    r = _cli("pay", "--winner", "East", "--how", "self-pick", "--value", "25", "--first-last")
+    assert r.exit_code == 2 and "no such house rule" in r.text

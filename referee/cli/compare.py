@@ -68,16 +68,19 @@ def payer_lines(result: Any) -> list[str]:
     return lines
 
 
-def _house_flags(rs: Any, first_last: bool, bonus_hand: bool, pie_out: list[str], lost: list[str]) -> dict[str, Any]:
+def _house_flags(rs: Any, first_last: bool, bonus_hand: bool, pie_out: list[str], lost: list[str],
+                 pie: int | None = None) -> dict[str, Any]:
     """The house-rule options of `pay`, refused where the ruleset has no such custom (else the
-    judge believes a rule was applied that never is)."""
+    judge believes a rule was applied that never is). A pie any table may agree before play
+    (the League's table-rule ruling TBR-2 honours it): --pie-out always, --lost with a pie amount."""
     from ..answers import seat, whole
 
     sc = rs.scoring
-    for flag, on, has in (("--first-last", first_last, sc.first_last_times > 1), ("--bonus-hand", bonus_hand, sc.hand_bonus > 0),
-                          ("--pie-out", bool(pie_out), sc.pie is not None), ("--lost", bool(lost), sc.pie is not None)):
+    for flag, on, has in (("--first-last", first_last, sc.first_last_times > 1), ("--bonus-hand", bonus_hand, sc.hand_bonus > 0)):
         if on and not has:
             raise UsageError(f"ruleset '{rs.id}' has no such house rule; {flag} needs a ruleset made with it ('referee house list')")
+    if lost and sc.pie is None and pie is None:
+        raise UsageError(f"ruleset '{rs.id}' sets no pie; --lost needs the pie's amount: add --pie AMOUNT")
     lost_by = {seat(k, "--lost"): whole("--lost", v) for k, v in _pairs(lost, "--lost").items()}
     return {"first_last": first_last, "bonus_hand": bonus_hand, "pie_out": [seat(s, "--pie-out") for s in pie_out], "lost": lost_by}
 
@@ -120,6 +123,7 @@ def pay(
     bonus_hand: bool = typer.Option(False, "--bonus-hand", help="The winning hand is the table's bonus hand (house rule, if the ruleset has it).", rich_help_panel="House rules"),
     pie_out: list[str] = typer.Option([], "--pie-out", metavar="SEAT", help="A loser who has lost her whole pie: she pays nothing (house rule 'pie'). Repeatable.", rich_help_panel="House rules"),
     lost: list[str] = typer.Option([], "--lost", metavar="SEAT=AMOUNT", help="What a loser has lost so far this session: she pays at most what is left of her pie. Repeatable.", rich_help_panel="House rules"),
+    pie: Optional[int] = typer.Option(None, "--pie", min=1, metavar="AMOUNT", help="The pie (loss limit) your table agreed, where the ruleset has none; with --lost.", rich_help_panel="House rules"),
     player: list[str] = typer.Option([], "--player", "-p", metavar="SEAT=NAME", help="A player's name, e.g. East=Ruth (or Bettor=Ann); repeatable."),
     ruleset: Optional[str] = RULESET_OPT,
     hand: Optional[str] = PAY_HAND_OPT,
@@ -152,8 +156,8 @@ def pay(
     if sc.kind == "points":
         if bettor:
             raise UsageError(f"ruleset '{rs.id}' scores points; a bettor only plays for money")
-        if doubles or first_last or bonus_hand or pie_out or lost:
-            raise UsageError(f"ruleset '{rs.id}' scores points; --doubles, --first-last, --bonus-hand, --pie-out and --lost are money house rules")
+        if doubles or first_last or bonus_hand or pie_out or lost or pie:
+            raise UsageError(f"ruleset '{rs.id}' scores points; --doubles, --first-last, --bonus-hand, --pie, --pie-out and --lost are money house rules")
         if how == "discard" and sc.discarder_penalties and exposures is None:
             raise UsageError("the discarder's penalty depends on the winner's exposures: add --exposures N")
         result = points(sc, winner=win, how=how, value=value, discarder=dis, exposures=exposures,
@@ -161,8 +165,8 @@ def pay(
     else:
         if exposures is not None:  # else the judge believes a penalty was weighed that never is
             raise UsageError(f"ruleset '{rs.id}' pays money; --exposures is for a points ruleset's discarder penalty")
-        house = _house_flags(rs, first_last, bonus_hand, pie_out, lost)
-        result = standard(sc, winner=win, how=how, value=value, discarder=dis, jokerless=jokerless,
+        house = _house_flags(rs, first_last, bonus_hand, pie_out, lost, pie)
+        result = standard(sc if pie is None else sc.model_copy(update={"pie": pie}), winner=win, how=how, value=value, discarder=dis, jokerless=jokerless,
                           singles_and_pairs=singles_and_pairs, names=names, dead=dead_seats,
                           dice_doubles=doubles, bettor_on=_bet(bettor), **house)
     totals = result.totals()
