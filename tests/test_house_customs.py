@@ -3,6 +3,7 @@ loads, passes check and diffs against nmjl; `referee house new/edit/list` and `p
 from __future__ import annotations
 
 import itertools
+import re
 from pathlib import Path
 
 import pytest
@@ -106,7 +107,7 @@ def test_house_new_no_input_writes_a_folder_check_passes_and_rule_follows_the_cu
     r = _cli("house", "new", folder, "--custom", "pie=100", "--custom", "dice-doubles", "--custom", "hot-wall", "--no-input")
     assert r.exit_code == 0, r.output
     assert "check: ok" in r.text
-    assert "situations rule differently" in r.text and "REFEREE_RULESET" in r.text
+    assert re.search(r"\d+ situations? rules? differently", r.text) and "REFEREE_RULESET" in r.text
     assert read_answers(folder).customs == {"pie": 100, "dice-doubles": 2, "hot-wall": 3}
     assert _cli("check", folder).exit_code == 0
     r = _cli("rule", "valid-mahjong", "-r", folder, "-s", "winner=North", "-s", "discarder=East", "-a", "hand_value=25",

@@ -137,7 +137,7 @@ def plain_summary(base: Any, rs: Any) -> list[str]:
         ruling = _ruling(rs, eg.situation, eg.shown.b.ruling)
         said = _plain(ruling.says) if ruling is not None else (eg.shown.b.ruling or "")
         n = len(sits)
-        lines.append(f"Compared with {base.id}: {n} situation{'s' if n != 1 else ''} rule differently "
+        lines.append(f"Compared with {base.id}: {n} situation{'s rule' if n != 1 else ' rules'} differently "
                      f"({len(s.owned)} case{'s' if len(s.owned) != 1 else ''}); e.g. {eg.title.lower()}: {said}")
     else:
         lines.append(f"Compared with {base.id}: every situation rules alike.")
