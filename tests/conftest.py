@@ -78,15 +78,20 @@ def _private_log(_log_dirs, monkeypatch):
     monkeypatch.setenv("APPDATA", str(here / "data"))
 
 
-@pytest.fixture(scope="session")
-def pg_server():
-    """A PostgreSQL server of the test run's own (tests/pgserver.py), or a skip that says why not."""
+def started_pg():
+    """A new PostgreSQL server (tests/pgserver.py), or a skip that says why none can start."""
     import pgserver
 
     why = pgserver.unavailable()
     if why:
         pytest.skip(f"PostgreSQL tests skipped: {why}")
-    server = pgserver.start()
+    return pgserver.start()
+
+
+@pytest.fixture(scope="session")
+def pg_server():
+    """A PostgreSQL server of the test run's own, shared by its tests."""
+    server = started_pg()
     yield server
     server.stop()
 

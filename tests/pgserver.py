@@ -71,6 +71,7 @@ class Server:
     port: int
     bindir: Path
     user: str | None
+    options: str = ""
 
     def url(self, dbname: str = "postgres", user: str = "postgres") -> str:
         """Over the unix socket (trusted): no password."""
@@ -86,6 +87,15 @@ class Server:
         with psycopg.connect(self.url(dbname), autocommit=True) as conn:
             cur = conn.execute(statement)
             return cur.fetchall() if cur.description else []
+
+    def halt(self) -> None:
+        """Stop the server (fast: open connections are cut), keeping its data for `resume`."""
+        self._run("pg_ctl", "-D", str(self.folder / "data"), "-m", "fast", "-w", "stop")
+
+    def resume(self) -> None:
+        """Start it again after `halt`, with the options it was first started with."""
+        self._run("pg_ctl", "-D", str(self.folder / "data"), "-o", self.options, "-l", str(self.folder / "server.log"),
+                  "-w", "-t", "60", "start")
 
     def stop(self) -> None:
         self._run("pg_ctl", "-D", str(self.folder / "data"), "-m", "immediate", "-w", "stop", check=False)
@@ -110,8 +120,8 @@ def start() -> Server:
     try:
         server._run("initdb", "-D", data, "-U", "postgres", "--auth-local=trust", "--auth-host=scram-sha-256",
                     "-E", "UTF8", "--locale=C.UTF-8", "--no-sync")
-        options = (f"-k {folder} -p {server.port} -c listen_addresses=127.0.0.1 -c fsync=off "
-                   "-c max_connections=40 -c shared_buffers=32MB")
+        options = server.options = (f"-k {folder} -p {server.port} -c listen_addresses=127.0.0.1 -c fsync=off "
+                                    "-c max_connections=40 -c shared_buffers=32MB")
         server._run("pg_ctl", "-D", data, "-o", options, "-l", str(folder / "server.log"), "-w", "-t", "60", "start")
     except subprocess.CalledProcessError as exc:
         log = folder / "server.log"

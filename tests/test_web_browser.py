@@ -69,6 +69,17 @@ def _context(browser: Any, **kw: Any) -> Any:
     return ctx
 
 
+def _arrives(page: Any, db: Path, rid: str, seconds: float = 10) -> bool:
+    """Whether the ruling reaches the log within `seconds` (sent from the phone's outbox)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        with RulingsLog.open(db, create=False) as log:
+            if any(r.id == rid for r in log.find()):
+                return True
+        page.wait_for_timeout(200)  # not time.sleep: a route handler runs only while playwright is called
+    return False
+
+
 def _shot(page: Any, name: str) -> None:
     if SHOTS:
         Path(SHOTS).mkdir(parents=True, exist_ok=True)
@@ -234,11 +245,34 @@ def test_a_ruling_recorded_while_offline_is_kept_and_sent_when_back(browser: Any
     _shot(page, "phone-offline")
     ctx.set_offline(False)
     page.evaluate("window.dispatchEvent(new Event('online'))")
-    deadline = time.monotonic() + 10
-    found = False
-    while time.monotonic() < deadline and not found:
-        with RulingsLog.open(venue["db"], create=False) as log:
-            found = any(r.id == rid for r in log.find())
-        time.sleep(0.2)
-    assert found, "the kept ruling was sent when the network came back"
+    assert _arrives(page, venue["db"], rid), "the kept ruling was sent when the network came back"
+    ctx.close()
+
+
+def test_a_ruling_the_log_could_not_take_is_kept_as_if_offline(browser: Any, venue: dict[str, Any]) -> None:
+    """A 503 from a log that cannot be reached is a retry, like no network: the phone keeps it."""
+    base = venue["base"]
+    ctx = _context(browser, **PHONE)
+    page = ctx.new_page()
+    _sign_in(page, base, "Eve", PIN)
+    page.goto(f"{base}/s/mahjong-in-error?others_acted=two&intact_dead_before=no&exposers=South&exposers=West&declared_value=40&declarer=North&player_East=Eve")
+    rid = page.locator("input[name=rid]").get_attribute("value")
+    page.fill("#table", "22")
+    down = [True]
+
+    def outage(route: Any) -> None:
+        if down[0]:
+            route.fulfill(status=503, body="the log cannot be reached")
+        else:
+            route.fallback()
+
+    page.route("**/rulings", outage)
+    page.get_by_role("button", name="Record ruling").tap()
+    page.locator("p.outbox", has_text="cannot be reached").wait_for(state="visible", timeout=15_000)
+    assert "/s/mahjong-in-error" in page.url  # still on the ruling, not an error page
+    kept = page.evaluate("localStorage.getItem('referee-outbox')")
+    assert rid in kept
+    down[0] = False
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    assert _arrives(page, venue["db"], rid), "the kept ruling was sent once the log answered"
     ctx.close()

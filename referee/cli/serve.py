@@ -131,6 +131,7 @@ def serve(
                         allowed_hosts=hosts + [socket.gethostname()], judges_only=judges_only, tz=zone)
     urls = [f"http://{a}:{port}/" for a in (*name, *addresses)] or [f"http://127.0.0.1:{port}/"]
     settings.urls = tuple(urls)
+    settings.notify = _notice
     application = create_app(settings)
     out.print(f"[bold]referee serve[/]: {safe(event)} · ruleset {safe(rs.id)} {safe(rs.meta.version)} · log {safe(path)}")
     out.print("Judges open this on a phone on the same network:")
@@ -173,6 +174,13 @@ def _zone(name: str | None) -> Any:
         return ZoneInfo(name.strip())
     except (ZoneInfoNotFoundError, ValueError):
         raise UsageError(f"--tz: no time zone '{name}'; give one such as America/New_York or Europe/London") from None
+
+
+def _notice(line: str) -> None:
+    """One line on the laptop's terminal: the log has gone away, or is back."""
+    from datetime import datetime
+
+    err.print(f"{datetime.now():%H:%M:%S} {safe(line)}", highlight=False, soft_wrap=True)
 
 
 def _pin(value: Any, flag: str) -> str:

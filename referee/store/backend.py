@@ -16,8 +16,19 @@ from .context import DbUrl, Location
 from .db import StoreError
 
 
-class Unconfirmed(StoreError):
+class Unreachable(StoreError):
+    """The log's server cannot be reached just now (no connection, a restart, a dropped link).
+
+    Not the same as "no such ruling": a page that meets this must not tell a judge a ruling is
+    missing, since it may well be recorded. It passes; the same request later may succeed."""
+
+
+class Unconfirmed(Unreachable):
     """A write whose COMMIT got no answer (the connection dropped): the server may have it."""
+
+
+class NotFound(StoreError):
+    """No ruling with that id in a log that answered."""
 
 
 class Cursor(Protocol):

@@ -17,7 +17,7 @@ import re
 from typing import Any, Iterator, Sequence
 
 from . import db
-from .backend import Unconfirmed
+from .backend import Unconfirmed, Unreachable
 from .context import DbUrl
 from .db import StoreError
 
@@ -85,6 +85,8 @@ class PostgresLog:
         try:
             conn = pg.connect(url.conninfo, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S,
                               application_name="referee")
+        except pg.OperationalError as exc:  # no server, a restart, a full server: it passes
+            raise Unreachable(f"{url}: cannot connect to the rulings log ({_why(exc, url)})") from None
         except pg.Error as exc:
             raise StoreError(f"{url}: cannot connect to the rulings log ({_why(exc, url)})") from None
         log = cls(url, conn)
@@ -179,7 +181,7 @@ class PostgresLog:
         try:
             yield
         except psycopg.OperationalError as exc:
-            raise StoreError(f"{self.where}: the connection to the rulings log failed ({_why(exc, self.where)}){outcome}") from None
+            raise Unreachable(f"{self.where}: the connection to the rulings log failed ({_why(exc, self.where)}){outcome}") from None
         except psycopg.Error as exc:
             raise StoreError(f"{self.where}: the rulings log could not be used ({_why(exc, self.where)}){outcome}") from None
 

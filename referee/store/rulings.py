@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 
 from ..errors import UsageError
-from .backend import Backend, Unconfirmed, connect
+from .backend import Backend, NotFound, Unconfirmed, Unreachable, connect
 from .context import Location, db_path
 from .db import StoreError
 from .record import FIELDS, JSON_FIELDS, LOG_FIELDS, Ruling, utc_now
@@ -307,7 +307,7 @@ class RulingsLog:
         if exact or len(rows) == 1:
             return _ruling((exact or rows)[0])
         if not rows:
-            raise StoreError(f"no ruling '{ref}' in {self.path}; see 'referee log list'")
+            raise NotFound(f"no ruling '{ref}' in {self.path}; see 'referee log list'")
         raise UsageError(f"'{ref}' matches several rulings ({', '.join(r[0] for r in rows[:5])}); give more of the id")
 
     def players(self, filters: Filters | None = None) -> list[PlayerRecord]:
@@ -372,7 +372,22 @@ def check(path: Location) -> None:
 
 def record(ctx: Any, outcome: Any, players: dict[str, str], printed: str, document: dict[str, Any],
            ruling_id: str | None = None) -> Ruling:
-    """Record a ruling as printed into the context's log; the rules' files too, the first time.
+    """Record a ruling as printed into the context's log (see `store`), for a judge at a
+    terminal: a failure says plainly that the ruling on the screen above is NOT in the log."""
+    try:
+        return store(ctx, outcome, players, printed, document, ruling_id)
+    except Unconfirmed:  # it may well be in the log: 'NOT recorded' could be false
+        raise
+    except (StoreError, OSError) as exc:  # the ruling is on the screen already: say plainly it is not in the log
+        why = exc.message if isinstance(exc, StoreError) else f"{exc.filename}: {exc.strerror}"
+        kind = Unreachable if isinstance(exc, Unreachable) else StoreError
+        raise kind(f"the ruling above was NOT recorded: {why}") from None
+
+
+def store(ctx: Any, outcome: Any, players: dict[str, str], printed: str, document: dict[str, Any],
+          ruling_id: str | None = None) -> Ruling:
+    """Record a ruling into the context's log; the rules' files too, the first time. The log's
+    own errors pass through as they are (Unreachable: try again; StoreError: not recorded).
 
     `ruling_id` (a `new_id()` issued before the ruling was shown, as the judges' web page does)
     makes recording idempotent: a form sent twice finds its id already there, adds nothing and
@@ -384,19 +399,13 @@ def record(ctx: Any, outcome: Any, players: dict[str, str], printed: str, docume
     r = from_outcome(outcome, ctx, players, printed, document)
     if ruling_id is not None:
         r.id = ruling_id
-    try:
-        with RulingsLog.open(ctx.db) as log:
-            snap = None if log.has_snapshot(r.ruleset_hash) else capture(outcome.ruleset)
-            if ruling_id is None:
-                log.add(r, snap)
-                return r
-            merged = log.merge([r], [snap] if snap else [])  # one transaction: an id already there is not added again
-            return r if merged.added else log.get(ruling_id)
-    except Unconfirmed:  # it may well be in the log: 'NOT recorded' could be false
-        raise
-    except (StoreError, OSError) as exc:  # the ruling is on the screen already: say plainly it is not in the log
-        why = exc.message if isinstance(exc, StoreError) else f"{exc.filename}: {exc.strerror}"
-        raise StoreError(f"the ruling above was NOT recorded: {why}") from None
+    with RulingsLog.open(ctx.db) as log:
+        snap = None if log.has_snapshot(r.ruleset_hash) else capture(outcome.ruleset)
+        if ruling_id is None:
+            log.add(r, snap)
+            return r
+        merged = log.merge([r], [snap] if snap else [])  # one transaction: an id already there is not added again
+        return r if merged.added else log.get(ruling_id)
 
 
 def since_utc(text: str) -> str:

@@ -24,6 +24,7 @@ from starlette.templating import Jinja2Templates
 
 from ..errors import RefereeError
 from ..loader import Ruleset, load_strict
+from .outage import NOT_REACHED, RETRY_AFTER_S, Outage
 from .security import SESSION_COOKIE, Guard, Judge, PinLimiter, Signer, load_key
 
 HERE = Path(__file__).parent
@@ -47,6 +48,7 @@ class Settings:
     stopping: Callable[[], bool] = lambda: False  # true once the server is shutting down: streams end
     urls: tuple[str, ...] = ()  # the addresses serve printed, for the join page
     tz: Any = None  # the venue's time zone (a tzinfo; serve --tz): None is this machine's own
+    notify: Callable[[str], None] = lambda line: None  # serve prints the log's outages on its terminal
 
 
 class Web:
@@ -64,6 +66,7 @@ class Web:
             self._held = hold(settings.db)
         self.signer = Signer(settings.key or load_key(settings.db))
         self.limiter = PinLimiter()
+        self.outage = Outage(settings.notify)
         env = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True,
                                  undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
         env.globals["static"] = self.static_url
@@ -96,7 +99,7 @@ class Web:
         from ..store.rulings import RulingsLog
 
         # the store lets one thread at a time use an SQLite file (see store/sqlite.py): no lock here
-        with RulingsLog.open(self.settings.db, create=False) as log:
+        with self.outage.watch(), RulingsLog.open(self.settings.db, create=False) as log:
             yield log
 
     def ruleset(self) -> Ruleset:
@@ -180,14 +183,20 @@ def web(request: Request) -> Web:
 
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
-    titles = {400: "Not understood", 403: "Not allowed", 404: "Not found", 405: "Not allowed", 429: "Too many tries"}
+    titles = {400: "Not understood", 403: "Not allowed", 404: "Not found", 405: "Not allowed", 429: "Too many tries",
+              503: "Try again in a moment"}
     return web(request).page(request, "error.html", exc.status_code, exc.headers,
                              title=titles.get(exc.status_code, "Error"), message=exc.detail)
 
 
 async def _referee_error(request: Request, exc: Exception) -> Response:
     """A ruleset that does not load, an unusable log: one clear line, never a traceback."""
+    from ..store.backend import Unreachable
+
     assert isinstance(exc, RefereeError)
+    if isinstance(exc, Unreachable):  # passes: a retry, never an error a judge must act on
+        return web(request).page(request, "error.html", 503, {"Retry-After": str(RETRY_AFTER_S)},
+                                 title="Try again in a moment", message=NOT_REACHED)
     message = str(exc)
     problems = getattr(exc, "problems", None)
     if problems:

@@ -14,7 +14,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response, StreamingResponse
 
-from ..store.db import StoreError
+from ..store.backend import NotFound
 from .app import Web, web
 from .judge import RULING_ID, _rulings, _text
 from .security import SESSION_COOKIE
@@ -155,12 +155,15 @@ def _withdraw(w: Web, j: Any, rid: str, reason: str, back: str) -> Response:
     try:
         with w.log() as log:
             r = log.get(rid)
+            if r.event != w.settings.event:  # a shared log holds other venues' rulings: not ours to change
+                raise HTTPException(403, f"This ruling belongs to another event, not {w.settings.event}; "
+                                         "only that event's judges may withdraw it.")
             if j.role != "head" and (r.judge or "") != j.name:
                 raise HTTPException(403, "Only the head judge, or the judge who made it, may withdraw a ruling.")
             if not reason:
                 raise HTTPException(400, "Say why the ruling is withdrawn.")
             log.withdraw(rid, j.name, reason, sign_in=j.sign_in)
-    except StoreError:
+    except NotFound:
         raise HTTPException(404, "No such ruling in the log.") from None
     except UsageError as exc:
         raise HTTPException(400, exc.message) from None

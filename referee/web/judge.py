@@ -13,9 +13,11 @@ from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from ..model import PHASES
 from ..render import GAME_TEXT, details, outcome_json, rule_keys, verdict_lines
 from ..store.context import LogContext
+from ..store.backend import NotFound, Unreachable
 from ..store.db import StoreError
 from ..store.record import new_id
 from .app import Web, web
+from .outage import RETRY_AFTER_S, RULING_MAY_BE_RECORDED
 from .security import SESSION_COOKIE, SESSION_HOURS, Judge
 from .walk import RULING_ID, Walk, printed, walk
 MAX_FIELD = 10  # table and round
@@ -44,8 +46,17 @@ def home(request: Request) -> Response:
             if in_phase:
                 groups.append((phase, in_phase))
     j = w.judge(request)
-    mine = _last(w, judge=j.name) if j else []
-    return w.page(request, "home.html", q=q, hits=hits, groups=groups, mine=mine)
+    mine = _history(w, judge=j.name) if j else []
+    return w.page(request, "home.html", q=q, hits=hits, groups=groups, mine=mine or [])
+
+
+def _history(w: Web, **where: str) -> list[Any] | None:
+    """The newest five of this event's rulings that match, newest first, for a page that can do
+    without them: None while the log cannot be read (the page says so and still works)."""
+    try:
+        return _last(w, **where)
+    except StoreError:
+        return None
 
 
 def _rulings(w: Web, **where: str | None) -> list[Any]:
@@ -98,7 +109,7 @@ def _sections(o: Any) -> list[tuple[str, list[str]]]:
 
 
 def _ruling_page(request: Request, w: Web, wk: Walk, status: int = 200, errors: dict[str, str] | None = None,
-                 form: dict[str, str] | None = None) -> Response:
+                 form: dict[str, str] | None = None, headers: dict[str, str] | None = None) -> Response:
     rs = w.ruleset()
     o = wk.outcome
     assert o is not None
@@ -106,10 +117,11 @@ def _ruling_page(request: Request, w: Web, wk: Walk, status: int = 200, errors: 
     prefs = {k: (form or {}).get(k) or request.cookies.get(c, "") for k, c in PREFS.items()}
     if not prefs["round"]:
         prefs["round"] = w.settings.round or ""
-    earlier = _last(w, table=prefs["table"]) if j and prefs["table"] else []
+    # a ruling needs no database: the table's history is shown when the log can be read
+    earlier = _history(w, table=prefs["table"]) if j and prefs["table"] else []
     done, rid = _done(w, wk) if j else (None, wk.rid)
     title = rs.situations[o.situation].title
-    return w.page(request, "ruling.html", status, o=o, wk=wk, sit=rs.situations[wk.sid], title=title,
+    return w.page(request, "ruling.html", status, headers, o=o, wk=wk, sit=rs.situations[wk.sid], title=title,
                   reached_from=rs.situations[o.start].title if o.situation != o.start else None,
                   dead=[p.label for p in o.dead], game=GAME_TEXT[o.game], sections=_sections(o),
                   more=details(o), keys=rule_keys(o),
@@ -125,8 +137,11 @@ def _done(w: Web, wk: Walk) -> tuple[Any, str | None]:
 
     if wk.rid is None:
         return None, None
-    with w.log() as log:
-        done = log.ruling(wk.rid)
+    try:
+        with w.log() as log:
+            done = log.ruling(wk.rid)
+    except StoreError:  # the log cannot be read: Record with this id records it once whatever it holds
+        return None, wk.rid
     if done is None:
         return None, wk.rid
     o = wk.outcome
@@ -150,7 +165,7 @@ def _text(form: FormData, name: str, limit: int) -> str:
 
 
 def _record(request: Request, w: Web, j: Judge, form: FormData) -> Response:
-    from ..store.rulings import record
+    from ..store.rulings import store
 
     rs = w.ruleset()
     sid = _text(form, "situation", 200)
@@ -173,7 +188,15 @@ def _record(request: Request, w: Web, j: Judge, form: FormData) -> Response:
     o = wk.outcome
     ctx = LogContext(db=w.settings.db, event=w.settings.event, round=values["round"], table=values["table"], judge=j.name,
                      sign_in=j.sign_in)
-    r = record(ctx, o, wk.players, printed(o), outcome_json(o), ruling_id=rid)
+    try:
+        with w.outage.watch():
+            r = store(ctx, o, wk.players, printed(o), outcome_json(o), ruling_id=rid)
+    except Unreachable:  # the same form (its ruling id) sent again records it once
+        return _ruling_page(request, w, wk, 503, {"log": RULING_MAY_BE_RECORDED}, values,
+                            headers={"Retry-After": str(RETRY_AFTER_S)})
+    except StoreError as exc:
+        return _ruling_page(request, w, wk, 500, {"log": f"This ruling is NOT recorded: {exc.message}. "
+                                                         "Tell the head judge; keep the ruling on paper meanwhile."}, values)
     response = RedirectResponse(f"/rulings/{r.id}", status_code=303)
     for name, cookie in PREFS.items():
         response.set_cookie(cookie, values[name], max_age=SESSION_HOURS * 3600, samesite="strict", httponly=True)
@@ -190,9 +213,13 @@ def recorded(request: Request) -> Response:
     try:
         with w.log() as log:
             r = log.get(rid)
-    except StoreError:
+    except NotFound:
         raise HTTPException(404, "No such ruling in the log.") from None
-    number = r.number if r.event == w.settings.event else None
+    except Unreachable:  # it may well be there: "not found" would have the judge rule again
+        raise HTTPException(503, RULING_MAY_BE_RECORDED, {"Retry-After": str(RETRY_AFTER_S)}) from None
+    if r.event != w.settings.event:  # a shared log holds every venue's rulings: each serve shows its own
+        raise HTTPException(404, "No such ruling in this event's log.")
+    number = r.number
     may_withdraw = not r.withdrawn and (j.role == "head" or (r.judge or "") == j.name)
     return w.page(request, "recorded.html", r=r, number=number, may_withdraw=may_withdraw)
 

@@ -139,8 +139,11 @@
         if (res.url) { window.location.href = res.url; return; }
         if (res.refused) { form.submit(); return; } // the server's page says why, next to the field
         keep(item);
+        // a 5xx (the log restarting, an outage) is a retry, as no network is
         say(res.wait === "signed out"
           ? "You are signed out: this ruling is NOT recorded yet. It is kept on this phone and sent when you sign in again."
+          : res.wait === "server"
+          ? "The log cannot be reached just now: this ruling is NOT recorded yet. It is kept on this phone and sent again by itself."
           : "No network: this ruling is NOT recorded yet. It is kept on this phone and sent when the network is back.");
       });
     });

@@ -1,0 +1,42 @@
+"""Two venues' `serve` on one shared PostgreSQL log: each changes its own rulings only (issue 31 §2)."""
+from __future__ import annotations
+
+import pytest
+
+from web_helpers import HEAD_PIN, client, record_form, sign_in
+
+from referee.store.context import db_path
+from referee.store.rulings import RulingsLog
+
+MJE = "/s/mahjong-in-error?others_acted=two&intact_dead_before=no&exposers=South&exposers=West&declared_value=40&declarer=East"
+
+
+def _recorded(c, table: str = "4") -> str:
+    sent = c.post("/rulings", data=record_form(c.get(MJE).text, table=table), follow_redirects=False)
+    assert sent.status_code == 303
+    return sent.headers["location"].rsplit("/", 1)[1]
+
+
+@pytest.mark.parametrize("backend", ["postgres", "sqlite"])
+def test_one_venue_cannot_withdraw_or_show_another_venues_ruling(backend: str, request, tmp_path) -> None:
+    where = db_path(request.getfixturevalue("pg_url") if backend == "postgres" else str(tmp_path / "shared.db"))
+    north, south = client(where, event="North Open"), client(where, event="South Open")
+    sign_in(south, "Sue")
+    theirs = _recorded(south)
+    head = client(where, event="North Open")
+    sign_in(head, "Nan", HEAD_PIN)
+    csrf = record_form(head.get(MJE).text)["csrf"]
+    refused = head.post(f"/rulings/{theirs}/withdraw", data={"csrf": csrf, "reason": "not ours"}, follow_redirects=False)
+    assert refused.status_code == 403 and "another event" in refused.text
+    sign_in(north, "Sue")  # a floor judge signed in at North under South's judge's name
+    csrf = record_form(north.get(MJE).text)["csrf"]
+    refused = north.post(f"/rulings/{theirs}/withdraw", data={"csrf": csrf, "reason": "mine"}, follow_redirects=False)
+    assert refused.status_code == 403
+    assert head.get(f"/rulings/{theirs}").status_code == 404  # North's pages show North's rulings only
+    ours = _recorded(north)
+    done = head.post(f"/rulings/{ours}/withdraw", data={"csrf": record_form(head.get(MJE).text)["csrf"], "reason": "wrong seat"},
+                     follow_redirects=False)
+    assert done.status_code == 303
+    with RulingsLog.open(where, create=False) as log:
+        assert not log.get(theirs).withdrawn
+        assert log.get(ours).withdrawn_by == "Nan"
