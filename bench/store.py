@@ -1,24 +1,30 @@
 """The rulings log's two backends side by side: an SQLite file and PostgreSQL (a report, never a test).
 
-  record 1,000   1,000 rulings recorded one at a time, each as `referee rule` records one:
-                 open the log, check it, store the ruling (and its rules the first time), close
-  load N         N rulings imported in one `log import` (one transaction)
-  players N      `log players` over N rulings (every event), and with --since (the newest half)
+  record 1,000        1,000 rulings recorded one at a time, each as `referee rule` records one:
+                      open the log, check it, store the ruling (and its rules the first time), close
+  load N              N rulings merged in one transaction (in process)
+  log export N        `log export --format jsonl -o FILE` of all N: time, rulings/s, peak memory
+  log import N        `log import` of that file into an empty log, then the same file again
+  log list            `log list --event E --limit 100` of an event of 5,000, and all of it to a file
+  log players N       `log players` over every event, as a command and in process (and --since)
 
-PostgreSQL is a throwaway server started from Debian's `postgresql` package in a temporary
-folder (tests/pgserver.py), over its unix socket; where no server can be started the
-PostgreSQL column says why. Times are wall clock, one run each, on a machine that may be busy.
+Commands run as `python -m referee` in a process of their own, whose peak resident memory is
+read with getrusage. PostgreSQL is a throwaway server started from Debian's `postgresql` package
+in a temporary folder (tests/pgserver.py), over its unix socket; where no server can be started
+the PostgreSQL column says why. Times are wall clock, one run each, on a machine that may be busy.
 
 Usage:
-    python bench/store.py                  # 1,000 recorded, players over 100,000 (a few minutes)
-    python bench/store.py --rulings 10000  # a quicker players figure
+    python bench/store.py                  # 1,000 recorded, 100,000 exported and imported (some minutes)
+    python bench/store.py --rulings 10000  # quicker
 
 Always exits 0: the figures are for reading (and for the README), not a gate.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import platform
+import subprocess
 import sys
 import tempfile
 import time
@@ -40,6 +46,7 @@ from referee.store.record import Ruling, new_id  # noqa: E402
 from referee.store.rulings import Filters, RulingsLog, check, record  # noqa: E402
 
 HOUSE = ROOT / "tests" / "rulesets" / "house"
+EVENT, EVENT_SIZE = "Spring Open", 5_000
 NAMES = [f"Player {n}" for n in range(400)]
 SEATS = ["East", "South", "West", "North"]
 
@@ -81,14 +88,52 @@ def synthetic(count: int) -> list[Ruling]:
     return rulings
 
 
-def measure(where: str, recorded: int, rulings: list[Ruling]) -> dict[str, str]:
+# A CLI command in a process of its own, reporting its peak resident memory (as tests/test_log_scale.py).
+MEASURED = """
+import atexit, resource, runpy, sys
+atexit.register(lambda: print(f"maxrss_kb={resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}", file=sys.stderr))
+sys.argv = ["referee", *sys.argv[1:]]
+runpy.run_module("referee", run_name="__main__")
+"""
+
+
+def command(*args: str) -> tuple[float, float]:
+    """(seconds, peak MB) of one `referee ...` run; a failure is printed and reads as nothing measured."""
+    start = time.perf_counter()
+    r = subprocess.run([sys.executable, "-c", MEASURED, *args], capture_output=True, text=True, cwd=ROOT,
+                       env={**os.environ, "COLUMNS": "120"})
+    took = time.perf_counter() - start
+    if r.returncode != 0:
+        print(f"referee {' '.join(args[:2])} failed: {r.stderr.strip()[-300:]}")
+        return float("nan"), float("nan")
+    kb = [int(line.split("=")[1]) for line in r.stderr.splitlines() if line.startswith("maxrss_kb=")]
+    return took, kb[-1] / 1024
+
+
+def measure(where: str, recorded: int, rulings: list[Ruling], folder: Path) -> dict[str, str]:
     figures = {f"record {recorded:,}": f"{record_many(where, recorded):.2f} s"}
     figures[f"  per ruling"] = f"{float(figures[f'record {recorded:,}'].split()[0]) / recorded * 1000:.1f} ms"
     big = where + "-big" if not where.startswith("postgresql") else where.replace("/bench?", "/bench_big?")
+    again = where + "-again" if not where.startswith("postgresql") else where.replace("/bench?", "/bench_again?")
     with RulingsLog.open(big) as log:
         figures[f"load {len(rulings):,}"] = f"{timed(lambda: log.merge(rulings)):.2f} s"
+    n = len(rulings)
+    exported = folder / f"export-{abs(hash(where))}.jsonl"
+    took, mb = command("log", "export", "--db", big, "-o", str(exported))
+    figures[f"log export {n:,}"] = f"{took:.1f} s"
+    figures["  rulings/s, peak MB"] = f"{n / took:,.0f}/s {mb:.0f} MB"
+    took, mb = command("log", "import", str(exported), "--db", again)
+    figures[f"log import {n:,}"] = f"{took:.1f} s {mb:.0f} MB"
+    took_again, mb = command("log", "import", str(exported), "--db", again)
+    figures["  the same file again"] = f"{took_again:.1f} s {mb:.0f} MB"
+    took, _ = command("log", "list", "--db", big, "--event", EVENT, "--limit", "100")
+    figures[f"log list, 100 of a {EVENT_SIZE:,} event"] = f"{took:.2f} s"
+    took, _ = command("log", "list", "--db", big, "--event", EVENT, "--last", "0")
+    figures[f"  all {EVENT_SIZE:,}, to a file"] = f"{took:.2f} s"
+    took, _ = command("log", "players", "--db", big)
+    figures[f"log players {n:,}"] = f"{took:.2f} s"
     with RulingsLog.open(big) as log:
-        figures[f"players {len(rulings):,}"] = f"{timed(lambda: log.players()):.2f} s"
+        figures[f"players {n:,} (in process)"] = f"{timed(lambda: log.players()):.2f} s"
         figures["  --since (newest half)"] = f"{timed(lambda: log.players(Filters(since='2026-07-01'))):.2f} s"
     return figures
 
@@ -99,27 +144,29 @@ def main() -> None:
     ap.add_argument("--rulings", type=int, default=100_000, help="rulings 'log players' reads (default 100000)")
     args = ap.parse_args()
     rulings = synthetic(args.rulings)
+    for r in rulings[:EVENT_SIZE]:  # one event as big as a long weekend's, for 'log list'
+        r.event = EVENT
     columns: dict[str, dict[str, str]] = {}
     with tempfile.TemporaryDirectory(prefix="referee-bench-store-") as tmp:
-        columns["SQLite file"] = measure(str(Path(tmp) / "bench.db"), args.recorded, rulings)
-    why = pgserver.unavailable()
-    if why:
-        columns["PostgreSQL"] = {key: "-" for key in columns["SQLite file"]}
-        print(f"PostgreSQL not measured: {why}")
-    else:
-        server = pgserver.start()
-        try:
-            server.sql("CREATE DATABASE bench")
-            server.sql("CREATE DATABASE bench_big")
-            columns["PostgreSQL"] = measure(server.url("bench"), args.recorded, rulings)
-            version = server.sql("SHOW server_version")[0][0]
-        finally:
-            server.stop()
-        print(f"PostgreSQL {version}, unix socket, fsync off (a throwaway server)")
+        columns["SQLite file"] = measure(str(Path(tmp) / "bench.db"), args.recorded, rulings, Path(tmp))
+        why = pgserver.unavailable()
+        if why:
+            columns["PostgreSQL"] = {key: "-" for key in columns["SQLite file"]}
+            print(f"PostgreSQL not measured: {why}")
+        else:
+            server = pgserver.start()
+            try:
+                for name in ("bench", "bench_big", "bench_again"):
+                    server.sql(f"CREATE DATABASE {name}")
+                columns["PostgreSQL"] = measure(server.url("bench"), args.recorded, rulings, Path(tmp))
+                version = server.sql("SHOW server_version")[0][0]
+            finally:
+                server.stop()
+            print(f"PostgreSQL {version}, unix socket, fsync off (a throwaway server)")
     print(f"{platform.processor() or platform.machine()}, Python {platform.python_version()}")
-    print(f"{'':<26}" + "".join(f"{name:>14}" for name in columns))
+    print(f"{'':<34}" + "".join(f"{name:>18}" for name in columns))
     for key in columns["SQLite file"]:
-        print(f"{key:<26}" + "".join(f"{col[key]:>14}" for col in columns.values()))
+        print(f"{key:<34}" + "".join(f"{col[key]:>18}" for col in columns.values()))
 
 
 if __name__ == "__main__":

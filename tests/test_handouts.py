@@ -337,6 +337,9 @@ def test_a_handout_too_large_to_print_is_one_line(cli, tmp_path: Path, questions
     folder = _chain(tmp_path / "big", questions, choices)
     for sheet in ("booklet", "quick"):
         result = cli("handout", "--ruleset", str(folder), "--format", "md", "--sheet", sheet)
-        assert result.exit_code == 2, result.output
+        assert result.exit_code == 1, result.output  # the ruleset's fault: 2 is for usage errors
         lines = result.stderr.strip().splitlines()
         assert len(lines) == 1 and says in lines[0] and "split it with goto" in lines[0]
+    checked = cli("check", str(folder))  # check finds what handout refuses, with its place
+    assert checked.exit_code == 1 and says in checked.stdout, checked.output
+    assert re.search(r"situations/chain\.yaml:\d+:\d+: .*" + re.escape(says), checked.stdout), checked.stdout

@@ -83,6 +83,14 @@ class Exposure:
         return self.size - self.jokers
 
 
+ECHO = 80  # characters of a hand an error message repeats: enough to find the slip, never a screenful
+
+
+def echo(text: str) -> str:
+    """What the judge typed, as an error repeats it: cut at ECHO characters."""
+    return text if len(text) <= ECHO else text[:ECHO - 1] + "…"
+
+
 def parse_tiles(text: str, what: str = "hand") -> list[int]:
     """The tiles of `text` in order (jokers as JOKER); a UsageError names the word and the character."""
     tiles: list[int] = []
@@ -104,13 +112,13 @@ def parse_tiles(text: str, what: str = "hand") -> list[int]:
             elif up in _LETTERS and not (up == "D" and pending):
                 tiles.append(_LETTERS[up])
             elif up in SUIT_LETTERS:
-                raise UsageError(f"{what} '{text}': '{ch}' at character {col} is a suit letter with no number before it "
+                raise UsageError(f"{what} '{echo(text)}': '{ch}' at character {col} is a suit letter with no number before it "
                                  "(dragons are R, G and 0)")
             else:
-                raise UsageError(f"{what} '{text}': '{ch}' at character {col} is not a tile "
+                raise UsageError(f"{what} '{echo(text)}': '{ch}' at character {col} is not a tile "
                                  "(numbers 1-9 with a suit B, C or D; 0 soap; R G dragons; N E W S; F flower; J joker)")
         if pending:
-            raise UsageError(f"{what} '{text}': '{word}' ends without a suit letter for its numbers (B, C or D)")
+            raise UsageError(f"{what} '{echo(text)}': '{echo(word)}' ends without a suit letter for its numbers (B, C or D)")
     return tiles
 
 
@@ -141,12 +149,12 @@ def parse_exposure(text: str) -> Exposure:
     naturals = {t for t in tiles if t != JOKER}
     jokers = len(tiles) - sum(1 for t in tiles if t != JOKER)
     if not naturals:
-        raise UsageError(f"exposure '{text}': an exposure holds at least one natural tile (the discard she called)")
+        raise UsageError(f"exposure '{echo(text)}': an exposure holds at least one natural tile (the discard she called)")
     if len(naturals) > 1:
-        raise UsageError(f"exposure '{text}': an exposure is one tile repeated (a pung, kong, quint or sextet), "
+        raise UsageError(f"exposure '{echo(text)}': an exposure is one tile repeated (a pung, kong, quint or sextet), "
                          f"not {', '.join(short(t) for t in sorted(naturals))}")
     if not 3 <= len(tiles) <= 6:
-        raise UsageError(f"exposure '{text}': an exposure has 3 to 6 tiles, not {len(tiles)} "
+        raise UsageError(f"exposure '{echo(text)}': an exposure has 3 to 6 tiles, not {len(tiles)} "
                          "(singles and pairs are never exposed before Mah Jongg)")
     tile = naturals.pop()
     return Exposure(tile, len(tiles), jokers, text.strip().upper())

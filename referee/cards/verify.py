@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from ..errors import UsageError
 from .index import BITS, GUARD, CardIndex, Target, over, pack, total
-from .tiles import (COPIES, HAND_SIZE, KINDS, SUIT_LETTERS, WHITE, Exposure, check_supply, count, counts, group_text, name,
+from .tiles import (COPIES, echo, HAND_SIZE, KINDS, SUIT_LETTERS, WHITE, Exposure, check_supply, count, counts, group_text, name,
                     parse_exposure, parse_tiles, short)
 
 SIZE_WORD = {1: "single", 2: "pair", 3: "pung", 4: "kong", 5: "quint", 6: "sextet"}
@@ -41,9 +41,9 @@ def read_hand(text: str, exposed: list[str] | None = None, size: int | None = HA
     five of a kind without jokers, an exposure not in the hand)."""
     tiles = parse_tiles(text)
     if size is not None and len(tiles) != size:
-        raise UsageError(f"hand '{text}': {len(tiles)} tiles; a Mah Jongg hand has {size}, exposures included")
+        raise UsageError(f"hand '{echo(text)}': {len(tiles)} tiles; a Mah Jongg hand has {size}, exposures included")
     c, jokers = counts(tiles)
-    check_supply(c, jokers, f"hand '{text}'")
+    check_supply(c, jokers, f"hand '{echo(text)}'")
     exposures = [parse_exposure(e) for e in exposed or []]
     conc, cj = list(c), jokers
     for e in exposures:
@@ -51,7 +51,7 @@ def read_hand(text: str, exposed: list[str] | None = None, size: int | None = HA
         cj -= e.jokers
         if conc[e.tile] < 0 or cj < 0:
             what = name(e.tile, 2) if conc[e.tile] < 0 else "jokers"
-            raise UsageError(f"exposure {e.text} is not in the hand '{text}' (too few {what} for it); "
+            raise UsageError(f"exposure {e.text} is not in the hand '{echo(text)}' (too few {what} for it); "
                              "type all 14 tiles, exposures included")
     return Hand(text, tiles, exposures, c, jokers, conc, cj)
 

@@ -43,6 +43,9 @@ def check(
         if rs is not None:
             step(f"checking ruleset {t} ({i} of {len(targets)}): {len(rs.situations)} situations")
             problems += lint(rs)
+            from ..handouts.content import unprintable
+
+            problems += unprintable(rs)  # what 'handout' would refuse, found here with its place
     for i, f in enumerate(scen, 1):
         if i % 25 == 1:
             step(f"replaying scenarios ({i} of {len(scen)})")

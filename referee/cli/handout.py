@@ -55,13 +55,9 @@ def handout(
     if output is None:
         sys.stdout.write(doc if isinstance(doc, str) else doc.decode())
         return
-    try:
-        if isinstance(doc, bytes):
-            output.write_bytes(doc)
-        else:
-            output.write_text(doc, encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"{output}: cannot write ({exc.strerror or exc})") from None
+    from ..writing import write_whole
+
+    write_whole(output, doc)  # a full disk leaves the booklet that was there, not an empty file
     err.print(f"wrote {safe(output)}")
 
 

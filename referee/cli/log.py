@@ -1,16 +1,18 @@
 """`referee log ...`: the rulings log of an event or a home group (the store does the work)."""
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Iterator, Optional
 
 import typer
 
 from ..errors import UsageError
 from . import EXIT_FINDING, app, err, examples, format_for, guarded, out, print_json, safe
+from ..safe import clean
 from .show import styled, wrapped
 from .helpfmt import App
 
@@ -29,11 +31,20 @@ EVENT_OPT = typer.Option(None, "--event", help="Only this event.")
 SINCE_OPT = typer.Option(None, "--since", help="Only from this date or time on: 2026-11-23, 2026-11-23T14:00, today.")
 
 
-def _open(db: Optional[str], create: bool = False) -> Any:
+@contextlib.contextmanager
+def _open(db: Optional[str], create: bool = False) -> Iterator[Any]:
+    """The log, for one command; a write that finds it held by another program says so at
+    once, rather than waiting up to 30 s without a word."""
     from ..store.context import db_path
+    from ..store.db import BUSY_MS, when_busy
     from ..store.rulings import RulingsLog
 
-    return RulingsLog.open(db_path(db), create)
+    def waiting() -> None:
+        err.print(f"referee: waiting for the log… (another program is writing to it; up to {BUSY_MS // 1000} s, "
+                  "Ctrl+C stops: nothing is changed, run the command again later)", highlight=False)
+
+    with when_busy(waiting), RulingsLog.open(db_path(db), create) as log:
+        yield log
 
 
 def _filters(event: Optional[str], round_: Optional[str], table: Optional[str], player: Optional[str],
@@ -189,36 +200,73 @@ def list_(
     since: Optional[str] = SINCE_OPT,
     last: Optional[int] = typer.Option(None, "--last", "-n", metavar="N", min=0,
                                        help=f"Only the newest N (0: all). Default: {LAST_ON_A_TERMINAL} at a terminal, else all."),
+    limit: Optional[int] = typer.Option(None, "--limit", metavar="N", min=1, help="A page of N rulings, oldest first (with --offset)."),
+    offset: int = typer.Option(0, "--offset", metavar="N", min=0, help="With --limit: skip the first N rulings (the pages before)."),
     as_json: bool = typer.Option(False, "--json", help="Print the rulings as JSON."),
     db: Optional[str] = DB_OPT,
 ) -> None:
     """The recorded rulings, oldest first: who was dead and who paid, the players in seat order;
-    withdrawn ones are marked. At a terminal only the newest 20 are shown unless --last says."""
+    withdrawn ones are marked. At a terminal only the newest 20 are shown unless --last says;
+    --limit and --offset page through a long event."""
     from .show import is_terminal
 
-    if last is None and not as_json and is_terminal(sys.stdout):
+    if offset and limit is None:
+        raise UsageError("--offset goes with --limit: e.g. --limit 100 --offset 200")
+    if limit is not None and last is not None:
+        raise UsageError("--last or --limit, not both: --last is the newest N, --limit a page from --offset")
+    if last is None and limit is None and not as_json and is_terminal(sys.stdout):
         last = LAST_ON_A_TERMINAL
     filters = _filters(event, round_, table, player, situation, since)
-    found, total = _found(db, filters, last or None)
+    found, total = _found(db, filters, last or None, limit, offset)
     if as_json:
         print_json([r.as_dict() for r in found])
         return
     if not found:
-        out.print("No rulings recorded" + (" that match." if any((event, round_, table, player, situation, since)) else " yet."))
+        out.print("No rulings recorded" + (" that match." if any((event, round_, table, player, situation, since)) else " yet.")
+                  if not offset else f"No rulings past the first {offset} ({total} match).")
         return
+    say = _lines(is_terminal(sys.stdout))
     for r in found:
         line = styled((r.id[-8:], "bold"), f"  {_when(r.recorded_at)}  {r.ruling_id} {r.situation}",
                       (f"  {_where(r)}" if _where(r) else "", "dim"), (" WITHDRAWN" if r.withdrawn else "", "red"))
-        wrapped(out, line, rest=" " * 10)  # continuation lines hang under the time, clear of the id
+        say(line, "", " " * 10)  # continuation lines hang under the time, clear of the id
         for text in (_verdict(r), f"players: {_who(r)}" if r.players else ""):
             if text:
-                wrapped(out, text, first=" " * 10)
-    shown = f"the newest {len(found)} of {total} rulings ('--last 0' for all)" if total > len(found) else \
-        f"{len(found)} ruling{'s' if len(found) != 1 else ''}"
-    wrapped(out, f"{shown}; 'referee log show ID' for one in full", style="dim")
+                say(text, " " * 10, None)
+    if limit is not None:
+        more = f"; '--offset {offset + len(found)}' for the next" if offset + len(found) < total else ""
+        shown = f"rulings {offset + 1}-{offset + len(found)} of {total}{more}"
+    elif total > len(found):
+        shown = f"the newest {len(found)} of {total} rulings ('--last 0' for all)"
+    else:
+        shown = f"{len(found)} ruling{'s' if len(found) != 1 else ''}"
+    say(styled((f"{shown}; 'referee log show ID' for one in full", "dim")), "", None)
 
 
-def _found(db: Optional[Path], filters: Any, last: Optional[int]) -> tuple[list[Any], int]:
+def _lines(terminal: bool) -> Any:
+    """How list prints a line, first and later lines indented: through rich at a terminal (colour,
+    the terminal's width); to a file or pipe as plain text wrapped by textwrap, which at 5,000
+    rulings is a tenth of rich's time (80% of 'log list' was spent laying text out)."""
+    if terminal:
+        return lambda text, first, rest: wrapped(out, text, first=first, rest=rest)
+    import textwrap
+
+    from .show import width
+
+    room = max(width(sys.stdout) - 10, 12)
+    write = sys.stdout.write
+
+    def say(text: Any, first: str, rest: Optional[str]) -> None:
+        rest = " " * len(first) if rest is None else rest
+        plain = text.plain if hasattr(text, "plain") else clean(text)  # control and bidi characters made visible
+        lines = textwrap.wrap(plain, room, break_on_hyphens=False) or [""]
+        write("".join((first if i == 0 else rest) + line + "\n" for i, line in enumerate(lines)))
+
+    return say
+
+
+def _found(db: Optional[Path], filters: Any, last: Optional[int], limit: Optional[int] = None,
+           offset: int = 0) -> tuple[list[Any], int]:
     """The rulings to list and how many match in all. The default log not made yet is an empty
     log (no ruling recorded yet); a --db or REFEREE_DB that does not exist is still an error,
     since a mistyped name should not look like an empty event."""
@@ -230,6 +278,8 @@ def _found(db: Optional[Path], filters: Any, last: Optional[int]) -> tuple[list[
         if not db_path().exists():
             return [], 0
     with _open(db) as log:
+        if limit is not None:
+            return log.page(filters, limit, offset), log.count(filters)
         found = log.find(filters, last)
         return found, (log.count(filters) if last else len(found))
 
@@ -360,23 +410,27 @@ def export(
     The machine's host name and the local folder the rules were read from stay behind unless
     --with-origin asks for them: an export is handed to other people.
     """
-    from dataclasses import replace
-
-    from ..store.transfer import FORMATS, export as render, write
+    from ..store.transfer import FORMATS, dump
 
     fmt = format_for(fmt, output, {f".{f}": f for f in FORMATS}, "jsonl")
     if fmt not in FORMATS:
         raise UsageError(f"--format: '{fmt}' is not one of {', '.join(FORMATS)}")
+    filters = _filters(event, None, None, None, None, since)
     with _open(db) as log:
-        rulings = log.find(_filters(event, None, None, None, None, since))
-        hashes = {r.ruleset_hash for r in rulings}
+        hashes = log.hashes(filters)
         snaps = [s for s in log.snapshots() if s[0] in hashes]  # a CSV reads them for the answers' words
-    if not with_origin:
-        rulings = [replace(r, machine=None, ruleset_source=None) for r in rulings]
-    text = render(rulings, snaps, fmt)
-    write(text, output, sys.stdout)
+        if output is None:
+            done = dump(log.rows(filters), snaps, fmt, sys.stdout, with_origin)
+        else:
+            from ..writing import replacing
+
+            with replacing(output) as fh:  # streamed, and whole or not at all: a full disk keeps the old file
+                done = dump(log.rows(filters), snaps, fmt, fh, with_origin)
+    if done.repaired:
+        err.print(f"referee: note: {len(done.repaired)} ruling(s) held NaN or Infinity (from an older import), "
+                  f"written as null: {', '.join(done.repaired[:5])}", highlight=False)
     if output is not None:
-        err.print(f"{len(rulings)} ruling{'s' if len(rulings) != 1 else ''} written to {safe(str(output))}")
+        err.print(f"{done.rulings} ruling{'s' if done.rulings != 1 else ''} written to {safe(str(output))}")
 
 
 @log_app.command("import", epilog=examples(
@@ -395,21 +449,25 @@ def import_(
     A ruling whose id is here already but whose record differs is a conflict: it is named, the
     ruling here is left as it is, and the import exits 1.
     """
-    from ..store.transfer import read_export
+    from ..store.transfer import Export
 
-    read = [(f, *read_export(f)) for f in files]  # read every file before writing any
+    exports = [Export(f) for f in files]  # every file found and opened before anything is written
     conflicts = 0
-    with _open(db, create=True) as log:
-        for f, rulings, snaps in read:
-            merged = log.merge(rulings, snaps)
+    said: list[tuple[Any, str]] = []  # (console, line), printed once the import is committed
+    with _open(db, create=True) as log, log.merging() as merge:  # all the files, or none of them
+        for f, export in zip(files, exports):
+            merged = merge(export.rulings(), export.snapshots)  # read a line at a time, checked as read
+            n = export.count
             extra = f", {merged.withdrawn} newly withdrawn" if merged.withdrawn else ""
             if merged.conflicts:
                 extra += f", {len(merged.conflicts)} in conflict"
-            out.print(f"{safe(str(f))}: {len(rulings)} ruling{'s' if len(rulings) != 1 else ''}, {merged.added} new{extra}")
+            said.append((out, f"{safe(str(f))}: {n} ruling{'s' if n != 1 else ''}, {merged.added} new{extra}"))
             for rid in merged.conflicts:
-                err.print(f"referee: {safe(str(f))}: ruling {rid} differs from the one in this log with that id; "
-                          "kept this log's, not applied")
+                said.append((err, f"referee: {safe(str(f))}: ruling {rid} differs from the one in this log with that id; "
+                                   "kept this log's, not applied"))
             conflicts += len(merged.conflicts)
+    for console, line in said:  # once committed: a file refused later would have undone these
+        console.print(line)
     if conflicts:
         raise typer.Exit(EXIT_FINDING)
 

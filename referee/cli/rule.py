@@ -347,6 +347,7 @@ def rule(
     event: Optional[str] = typer.Option(None, "--event", help="Event name (default: REFEREE_EVENT or 'referee log event').", rich_help_panel="Rulings log"),
     db: Optional[str] = typer.Option(None, "--db", metavar="FILE|URL", help="Log file or postgresql:// URL (default: REFEREE_DB, else the application folder).", rich_help_panel="Rulings log"),
     no_log: bool = typer.Option(False, "--no-log", help="Record nothing, even with an event configured (practice).", rich_help_panel="Rulings log"),
+    again: bool = typer.Option(False, "--again", help="Record it even if the same ruling was recorded at this table and round in the last 10 minutes (else asked; refused under --no-input).", rich_help_panel="Rulings log"),
     full: bool = typer.Option(False, "--full", help="Print the notes, other sources and citations after the verdict."),
     card: Optional[str] = RULE_CARD_OPT,
     hand: Optional[str] = RULE_HAND_OPT,
@@ -446,13 +447,14 @@ def rule(
         # rich turns a closed pipe into SystemExit(1) with the BrokenPipeError as its context
         gone = isinstance(exc, BrokenPipeError) or isinstance(exc.__context__, BrokenPipeError)
         if gone and log_to is not None:  # the ruling is made: keep it in the log all the same
-            _record(log_to, outcome, players, as_json, document)
+            _record(log_to, outcome, players, as_json, document, ask=False, again=again)
         raise
     for name, (value, _) in given.items():
         if name in unused:
             err.print(f"referee: note: {safe(name)}={safe(value)} was not used by this ruling{_asks_for(name, outcome)}")
     if log_to is not None:
-        err.print(_record(log_to, outcome, players, as_json, document))
+        err.print(_record(log_to, outcome, players, as_json, document,
+                          ask=not no_input and is_terminal(sys.stdin), again=again))
     if offer:
         _offer_more(outcome)
 
@@ -466,14 +468,29 @@ def _asks_for(name: str, outcome: Any) -> str:
     return f" (it asks for {hint[0]})" if hint else ""
 
 
-def _record(log_to: Any, outcome: Any, players: dict[str, str], as_json: bool, document: dict[str, Any]) -> str:
-    """Record the ruling; the line that says where, to print once the ruling itself is out."""
+def _record(log_to: Any, outcome: Any, players: dict[str, str], as_json: bool, document: dict[str, Any],
+            ask: bool = False, again: bool = False) -> str:
+    """Record the ruling; the line that says where, to print once the ruling itself is out.
+
+    The same ruling just recorded at this table and round (a re-run after a lost 'logged' line) is
+    recorded again only with --again, or when the judge says so at the prompt."""
     from ..safe import dumps
     from ..store.db import BUSY_MS, when_busy
+    from ..store.repeat import already, described
     from ..store.rulings import record
 
+    before = None if again else already(log_to, outcome, players)
+    if before is not None:
+        if not ask:
+            raise UsageError(f"this ruling was {described(before)} (table {before.table}, round {before.round or '-'}); "
+                             "not recorded again: add --again to record it a second time")
+        if not typer.confirm(f"This ruling was {described(before)}: record again?", default=False, err=True):
+            return f"[dim]not recorded again ({described(before)})[/]"
+
     printed = dumps(document) if as_json else _full_text(outcome)  # the log keeps the notes and citations too
-    with when_busy(lambda: err.print(f"referee: the rulings log is busy (another referee is writing); retrying for up to {BUSY_MS // 1000} s...")):
+    with when_busy(lambda: err.print(f"referee: the rulings log is busy (another referee is writing); waiting for the log… "
+                                     f"retrying for up to {BUSY_MS // 1000} s (Ctrl+C stops: the ruling above is then not "
+                                     "recorded; the same command records it later)", highlight=False)):
         r = record(log_to, outcome, players, printed, document)
     where = ", ".join(x for x in (r.event, r.round and f"round {r.round}", r.table and f"table {r.table}") if x)
     return f"[dim]logged {r.id[-8:]}" + (f" ({safe(where)})" if where else "") + f" in {safe(log_to.db)}[/]"

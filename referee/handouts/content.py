@@ -15,7 +15,7 @@ from typing import Any
 from .. import model as m
 from ..engine import details
 from ..outcome import Outcome
-from ..errors import RefereeError, UsageError
+from ..errors import Place, Problem, RefereeError
 from ..loader import Ruleset, data_dir
 from ..render import GAME_TEXT
 from ..scenarios import Scenario, compare, facts_of, load_file, run
@@ -117,13 +117,33 @@ MAX_ROWS = 2_000
 MAX_QUESTIONS = 200  # also keeps the walks below (and the flowchart's) clear of Python's recursion limit
 
 
+class Unprintable(RefereeError):
+    """A situation too large for a handout: a fault of the ruleset (exit 1), not of the command line."""
+
+
 def printable(rs: Ruleset, sid: str) -> None:
     """Refuse, in one line, a situation too large for a handout (before any work is spent on it)."""
     sit = rs.situations[sid]
     asked = sum(isinstance(n, m.QuestionNode) for n in sit.nodes.values())
     if asked > MAX_QUESTIONS:
-        raise UsageError(f"situation '{sid}' has {asked:,} questions; a handout prints at most "
-                         f"{MAX_QUESTIONS} in one situation: split it with goto")
+        raise Unprintable(f"situation '{sid}' has {asked:,} questions; a handout prints at most "
+                          f"{MAX_QUESTIONS} in one situation: split it with goto")
+
+
+def unprintable(rs: Ruleset) -> list[Problem]:
+    """Each situation no handout can print, at its place: what `referee check` reports, so a
+    ruleset that passes check also prints."""
+    found = []
+    for sid in rs.situations:
+        if rs.situations[sid].start not in rs.situations[sid].nodes:
+            continue  # lint reports the missing start
+        try:
+            _paths(rs, sid)
+        except Unprintable as exc:
+            origin = rs.situation_origin.get(sid)
+            place = origin.place("start") if origin is not None else Place(sid)
+            found.append(Problem(place, exc.message))
+    return found
 
 
 def _paths(rs: Ruleset, sid: str) -> list[tuple[dict[str, Any], str | m.Goto]]:
@@ -134,7 +154,7 @@ def _paths(rs: Ruleset, sid: str) -> list[tuple[dict[str, Any], str | m.Goto]]:
 
     def go(target: m.Target, answers: dict[str, Any], depth: int) -> None:
         if len(out) >= MAX_ROWS:
-            raise UsageError(f"situation '{sid}' has more than {MAX_ROWS:,} ways through it; a handout's "
+            raise Unprintable(f"situation '{sid}' has more than {MAX_ROWS:,} ways through it; a handout's "
                              "decision table cannot print them: split it with goto")
         if isinstance(target, m.Goto) or depth > len(sit.nodes):
             out.append((answers, target))

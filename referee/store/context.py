@@ -15,7 +15,7 @@ import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Union
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from ..errors import UsageError
 
@@ -49,19 +49,33 @@ class DbUrl:
 
     @classmethod
     def parse(cls, url: str) -> "DbUrl":
-        parts = urlsplit(url)
+        """A URL as libpq reads it; one that cannot be one is a UsageError naming it (no password)."""
+        try:
+            parts = urlsplit(url)
+            parts.port  # noqa: B018 - a port that is not a number raises here, not in the driver
+        except ValueError as exc:  # an unclosed '[', a port that is not a number
+            raise UsageError(f"{_without_password(url)}: not a PostgreSQL URL ({exc}); "
+                             "e.g. postgresql://USER@HOST/DBNAME") from None
         netloc = parts.netloc
         if "@" in netloc:
             user, host = netloc.rsplit("@", 1)
             netloc = user.split(":", 1)[0] + "@" + host
         query = urlencode([(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k != "password"], safe="/")
-        return cls(urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment)), url)
+        # urlunsplit drops the '//' of an empty host ('postgresql://' came back as 'postgresql:')
+        shown = f"{parts.scheme}://{netloc}{parts.path}" + (f"?{query}" if query else "") + (f"#{parts.fragment}" if parts.fragment else "")
+        return cls(shown, url)
 
     def __str__(self) -> str:
         return self.shown
 
 
 Location = Union[Path, DbUrl]
+
+
+def _without_password(url: str) -> str:
+    """The URL as typed, with any 'user:password@' and 'password=' cut out, for a message about it."""
+    shown = re.sub(r"(://[^/@?#]*?):[^/@?#]*@", r"\1@", url)
+    return re.sub(r"(?i)([?&]password=)[^&#]*", r"\1***", shown)
 
 
 def is_url(db: object) -> bool:
@@ -125,10 +139,16 @@ def write_event(db: Location, config: EventConfig | None) -> None:
     if config is None or not config.any():
         path.unlink(missing_ok=True)
         return
+    from ..writing import write_whole
+
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(asdict(config), indent=2) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    write_whole(path, json.dumps(asdict(config), indent=2) + "\n")  # a full disk keeps the old settings
+
+
+# The longest event, judge, round and table a ruling may carry, in characters: the log indexes
+# them, and PostgreSQL refuses an index entry past 2,704 bytes where SQLite takes any, so both
+# backends hold the same rulings only within these.
+INDEXED = {"event": 200, "judge": 200, "round": 40, "table": 40}
 
 
 @dataclass(frozen=True)
@@ -168,6 +188,10 @@ def log_context(
     saved = saved if saved is not None else read_event(path)
     given = {"event": event, "round": round, "table": table, "judge": judge}
     values = {k: given[k] or os.environ.get(ENV[k]) or getattr(saved, k) for k in given}
+    for name, value in values.items():
+        if value is not None and len(str(value).strip()) > INDEXED[name]:
+            raise UsageError(f"the {name} '{str(value).strip()[:40]}…' is longer than {INDEXED[name]} characters; "
+                             "a log holds names up to that length")
     if not (db is not None or any(given.values()) or os.environ.get(ENV["event"]) or saved.event):
         return None
     return LogContext(db=path, **{k: (str(v).strip() or None) if v is not None else None for k, v in values.items()})

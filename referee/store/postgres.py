@@ -67,6 +67,15 @@ def _password(url: DbUrl) -> str | None:
     return found[0] if found else None
 
 
+def _unreachable(exc: BaseException) -> bool:
+    """Whether the server could not be reached or went away (a retry may succeed), as against an
+    error the same request meets every time. psycopg's OperationalError covers both."""
+    state = getattr(exc, "sqlstate", None)
+    # no state: the client lost or never had the connection; 08: connection exception;
+    # 57P: the server is shutting down or starting; 53300: too many connections
+    return state is None or state.startswith(("08", "57P")) or state == "53300"
+
+
 def _driver() -> Any:
     if psycopg is None:
         raise StoreError("a postgresql:// log needs the PostgreSQL driver: pip install 'referee[postgres]'")
@@ -86,6 +95,8 @@ class PostgresLog:
             conn = pg.connect(url.conninfo, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S,
                               application_name="referee")
         except pg.OperationalError as exc:  # no server, a restart, a full server: it passes
+            if not _unreachable(exc):
+                raise StoreError(f"{url}: cannot connect to the rulings log ({_why(exc, url)})") from None
             raise Unreachable(f"{url}: cannot connect to the rulings log ({_why(exc, url)})") from None
         except pg.Error as exc:
             raise StoreError(f"{url}: cannot connect to the rulings log ({_why(exc, url)})") from None
@@ -154,7 +165,10 @@ class PostgresLog:
 
     def executemany(self, sql: str, rows: list[Sequence[Any]]) -> Any:
         cur = self.conn.cursor()
-        cur.executemany(_dialect_query(sql), rows)  # pipelined: one round trip for the lot
+        try:
+            cur.executemany(_dialect_query(sql), rows)  # pipelined: one round trip for the lot
+        except psycopg.errors.PipelineAborted as exc:  # the statement that failed first is the one to report
+            raise (exc.__cause__ or exc.__context__ or exc) from None
         return cur
 
     @contextlib.contextmanager
@@ -181,13 +195,28 @@ class PostgresLog:
         try:
             yield
         except psycopg.OperationalError as exc:
+            if not _unreachable(exc):  # e.g. a value too long to index: the same on every retry
+                raise StoreError(f"{self.where}: the rulings log could not be used ({_why(exc, self.where)}){outcome}") from None
             raise Unreachable(f"{self.where}: the connection to the rulings log failed ({_why(exc, self.where)}){outcome}") from None
         except psycopg.Error as exc:
             raise StoreError(f"{self.where}: the rulings log could not be used ({_why(exc, self.where)}){outcome}") from None
 
     def check(self) -> None:
+        """Reachable, and writable by this role: a read-only role is told before the questions,
+        not after the whole ruling has been read out."""
         with self.guard():
             self.conn.execute("SELECT 1 FROM rulings LIMIT 1")
+            row = self.conn.execute(
+                "SELECT current_user, current_setting('transaction_read_only'), "
+                "has_table_privilege('rulings', 'INSERT'), has_table_privilege('snapshots', 'INSERT')").fetchone()
+        user, read_only, rulings, snapshots = row
+        if read_only == "on":
+            raise StoreError(f"{self.where}: cannot record rulings here: the database is read-only "
+                             "(a standby, or default_transaction_read_only); use the primary's URL")
+        if not (rulings and snapshots):
+            table = "rulings" if not rulings else "snapshots"
+            raise StoreError(f"{self.where}: cannot record rulings here: the role {user} may not add to the "
+                             f"'{table}' table; ask the database's administrator to GRANT INSERT on it")
 
     def close(self) -> None:
         self.conn.close()

@@ -1,9 +1,10 @@
 """The log's operations: add, find, show, withdraw, summarize by player, merge another log."""
 from __future__ import annotations
 
+import contextlib
 import json
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from ..errors import UsageError
 from .backend import Backend, NotFound, Unconfirmed, Unreachable, connect
@@ -125,6 +126,8 @@ class Merged:
 
 _WRITTEN = COLUMNS + ["number", "sign_in"]
 _INSERT = f"INSERT INTO rulings ({', '.join(_WRITTEN)}) VALUES ({', '.join('?' * len(_WRITTEN))})"
+_CONTENT_AT = [i for i, f in enumerate(FIELDS) if not f.startswith("withdrawn_")]
+_ORIGIN_AT = {FIELDS.index(f) for f in ORIGIN}
 
 
 def _numbered(r: Ruling, number: int) -> list[Any]:
@@ -205,29 +208,46 @@ class RulingsLog:
         it field for field). Stored rules already here are kept. One transaction: a file that
         fails halfway adds nothing.
         """
-        merged = Merged()
-        rulings = list(rulings)
+        with self.merging() as merge:
+            return merge(rulings, snapshots)
+
+    @contextlib.contextmanager
+    def merging(self) -> Iterator[Callable[..., "Merged"]]:
+        """One transaction for several merges (`merge(rulings, snapshots)` inside): the files of
+        one import go in together or not at all. `rulings` may be a stream (an export read line
+        by line): it is taken a batch at a time, so an import's memory does not grow with it."""
         with self.db.guard(writing=True), self.db.transaction():
-            for at in range(0, len(rulings), _BATCH):
-                self._merge_batch(rulings[at:at + _BATCH], merged)
-            for snap in snapshots:
-                self.db.execute(_SNAPSHOT, snap)  # stored rules already here are kept
+            yield self._merge
+
+    def _merge(self, rulings: Iterable[Ruling], snapshots: Iterable[tuple[str, str, str, bytes]] = ()) -> "Merged":
+        merged = Merged()
+        batch: list[Ruling] = []
+        for r in rulings:
+            batch.append(r)
+            if len(batch) == _BATCH:
+                self._merge_batch(batch, merged)
+                batch = []
+        if batch:
+            self._merge_batch(batch, merged)
+        for snap in snapshots:
+            self.db.execute(_SNAPSHOT, snap)  # stored rules already here are kept
         return merged
 
     def _merge_batch(self, batch: list[Ruling], merged: Merged) -> None:
         """One query for the ids already here, one batch of inserts for the rest: on a server,
         a round trip per ruling made a 100,000-ruling import take minutes."""
         ids = sorted({r.id for r in batch})
-        rows = self.db.execute(f"SELECT {_SELECT} FROM rulings WHERE id IN ({', '.join('?' * len(ids))})", ids).fetchall()
-        here = {row[0]: _ruling(row) for row in rows}
+        rows = self.db.execute(f"SELECT {', '.join(COLUMNS)} FROM rulings WHERE id IN ({', '.join('?' * len(ids))})", ids).fetchall()
+        here = {row[0]: list(row) for row in rows}  # as stored: compared as stored, never decoded
         fresh: dict[str, Ruling] = {}
-        again: list[tuple[Ruling, Ruling]] = []  # (the ruling here, the one imported under its id)
+        again: list[tuple[list[Any], Ruling, list[Any]]] = []  # (the row here, the ruling imported under its id, its row)
         for r in batch:
-            old = here.get(r.id) or fresh.get(r.id)
+            row = _row(r)
+            old = here.get(r.id) or (_row(fresh[r.id]) if r.id in fresh else None)
             if old is None:
                 fresh[r.id] = r
             else:
-                again.append((old, r))
+                again.append((old, r, row))
         if fresh:  # ON CONFLICT: another importer at the same moment may add one first
             numbers: dict[str | None, int] = {}
             rows = []
@@ -237,12 +257,10 @@ class RulingsLog:
                 numbers[r.event] += 1
                 rows.append(_numbered(r, r.number))
             merged.added += self.db.executemany(_INSERT + " ON CONFLICT DO NOTHING", rows).rowcount
-        content = [i for i, f in enumerate(FIELDS) if not f.startswith("withdrawn_")]
-        for old, r in again:
-            row = _row(r)
+        for old, r, row in again:
             # an export leaves the host name and local folder behind unless asked: their
             # absence is no difference (ORIGIN), a different value is
-            if any(_row(old)[i] != row[i] and not (FIELDS[i] in ORIGIN and row[i] is None) for i in content):
+            if any(old[i] != row[i] and not (i in _ORIGIN_AT and row[i] is None) for i in _CONTENT_AT):
                 merged.conflicts.append(r.id)
             elif r.withdrawn:
                 merged.withdrawn += self.db.execute(
@@ -266,6 +284,46 @@ class RulingsLog:
             rows = self.db.execute(f"SELECT {_SELECT} FROM rulings{where} ORDER BY recorded_at, id", args).fetchall()
         found = [r for r in map(_ruling, rows) if filters.keep(r)]
         return found[-last:] if last else found
+
+    def page(self, filters: Filters | None, limit: int, offset: int = 0) -> list[Ruling]:
+        """`limit` matching rulings from the `offset`-th on, oldest first: one page of a long
+        event, read by the database rather than decoded whole and sliced."""
+        filters = filters or Filters()
+        if filters.player:  # a name at any seat: matched after decoding
+            return self.find(filters)[offset:offset + limit]
+        where, args = filters.where()
+        with self.db.guard():
+            rows = self.db.execute(f"SELECT {_SELECT} FROM rulings{where} ORDER BY recorded_at, id LIMIT ? OFFSET ?",
+                                   [*args, int(limit), int(offset)]).fetchall()
+        return list(map(_ruling, rows))
+
+    def rows(self, filters: Filters | None = None, batch: int = 2000) -> Iterator[tuple[Any, ...]]:
+        """Every matching ruling as stored (JSON fields as their stored text), oldest first, a
+        batch at a time: an export of 100,000 rulings holds one batch in memory, never the log.
+        Keyset paging on (recorded_at, id) reads the same from either backend (a PostgreSQL
+        cursor would fetch the whole result first). No player filter: that one needs decoding."""
+        filters = filters or Filters()
+        where, args = filters.where()
+        # a range on the time index (an OR of the two would scan it from the start every page)
+        after = f"{' AND' if where else ' WHERE'} recorded_at >= ? AND NOT (recorded_at = ? AND id <= ?)"
+        sql = f"SELECT {', '.join(COLUMNS)} FROM rulings{where}{{}} ORDER BY recorded_at, id LIMIT {int(batch)}"
+        last: tuple[str, str] | None = None
+        while True:
+            with self.db.guard():
+                if last is None:
+                    page = self.db.execute(sql.format(""), args).fetchall()
+                else:
+                    page = self.db.execute(sql.format(after), [*args, last[0], last[0], last[1]]).fetchall()
+            yield from page
+            if len(page) < batch:
+                return
+            last = (page[-1][1], page[-1][0])  # COLUMNS begin id, recorded_at
+
+    def hashes(self, filters: Filters | None = None) -> set[str]:
+        """The rules' hashes the matching rulings were made under (for the snapshots an export carries)."""
+        where, args = (filters or Filters()).where()
+        with self.db.guard():
+            return {row[0] for row in self.db.execute(f"SELECT DISTINCT ruleset_hash FROM rulings{where}", args).fetchall()}
 
     def count(self, filters: Filters | None = None) -> int:
         filters = filters or Filters()

@@ -126,6 +126,15 @@ def unpack(blob: bytes) -> list[Level]:
         raise SnapshotError(f"chains {len(levels)} folders; at most {MAX_LEVELS} are restored")
     seen: set[str] = set()
     unpacked = [_level(item, seen) for item in levels]
+    base = _extends(unpacked[0].files["ruleset.yaml"])
+    if base is not None:  # replay would load it from this machine's folders: not the rules recorded
+        raise SnapshotError(f"extends {json.dumps(base)}, which it does not hold; stored rules must hold "
+                            "every folder of their chain")
+    for below, level in zip(unpacked, unpacked[1:]):
+        named = _extends(level.files["ruleset.yaml"])
+        if named is None or (_PLAIN.match(named) and named != below.folder):
+            raise SnapshotError(f"has {level.folder} extend {json.dumps(named)}, not the folder stored below it "
+                                f"({below.folder}); stored rules must hold every folder of their chain")
     if sum(len(level.files) for level in unpacked) > MAX_FILES:
         raise SnapshotError(f"holds more than {MAX_FILES} files; no ruleset is that big")
     return unpacked
@@ -176,6 +185,23 @@ def restore(snap: Snapshot, into: Path) -> Path:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)
     return folder
+
+
+_EXTENDS = re.compile(r"(?m)^extends:\s*['\"]?([^'\"\n#]*?)['\"]?\s*(#.*)?$")
+
+
+def _extends(data: bytes) -> str | None:
+    """What a stored ruleset.yaml extends, or None. The YAML is read (a flow mapping or a quoted
+    key says it too); a file that does not parse is left to the loader to refuse."""
+    import yaml
+
+    try:
+        doc = yaml.safe_load(data.decode("utf-8", errors="replace"))
+    except yaml.YAMLError:
+        m = _EXTENDS.search(data.decode("utf-8", errors="replace"))
+        return m.group(1).strip() or None if m else None
+    found = doc.get("extends") if isinstance(doc, dict) else None
+    return str(found) if found not in (None, "") else None
 
 
 def _point_extends(data: bytes, base: str) -> bytes:
