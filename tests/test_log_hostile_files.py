@@ -257,3 +257,18 @@ def test_a_file_log_holding_every_storable_text_moves_into_postgresql_whole(cli,
     assert cli("log", "export", "--db", pg_url, "--with-origin", "-o", str(back)).exit_code == 0
     assert back.read_bytes() == moved.read_bytes()  # nothing lost, nothing changed, on the way in or out
     assert sorted(moved.read_text(encoding="utf-8").splitlines()) == sorted(source.read_text(encoding="utf-8").splitlines())
+
+
+def test_an_export_changed_between_its_check_and_its_import_adds_nothing(export: Path) -> None:
+    """The import checks every line first (the log not yet held), then reads the file again to
+    insert: a file swapped in between is caught by its digest, not inserted unchecked."""
+    from referee.errors import LoadError
+    from referee.store.transfer import Export
+
+    read = Export(export)
+    read.check()
+    assert read.count == 2
+    lines = export.read_text().splitlines()
+    export.write_text("\n".join([lines[0].replace('"Ruth"', '"Bea"'), *lines[1:]]) + "\n")
+    with pytest.raises(LoadError, match="changed while it was being imported"):
+        list(read.rulings())

@@ -452,11 +452,13 @@ def import_(
     from ..store.transfer import Export
 
     exports = [Export(f) for f in files]  # every file found and opened before anything is written
+    for export in exports:  # and every record checked, before the log is held for the insert
+        export.check()
     conflicts = 0
     said: list[tuple[Any, str]] = []  # (console, line), printed once the import is committed
     with _open(db, create=True) as log, log.merging() as merge:  # all the files, or none of them
         for f, export in zip(files, exports):
-            merged = merge(export.rulings(), export.snapshots)  # read a line at a time, checked as read
+            merged = merge(export.rulings(), export.snapshots)  # read again, a line at a time
             n = export.count
             extra = f", {merged.withdrawn} newly withdrawn" if merged.withdrawn else ""
             if merged.conflicts:

@@ -297,6 +297,19 @@ class RulingsLog:
                                    [*args, int(limit), int(offset)]).fetchall()
         return list(map(_ruling, rows))
 
+    def newest(self, filters: Filters | None, limit: int, before: tuple[str, str] | None = None) -> tuple[list[Ruling], bool]:
+        """Up to `limit` matching rulings, newest first, older than `before` (a ruling's
+        (recorded_at, id)); and whether there are older ones. A page of a long log, by the database."""
+        filters = filters or Filters()
+        where, args = filters.where()
+        if before is not None:  # a range on the time index, as in `rows`
+            where += f"{' AND' if where else ' WHERE'} recorded_at <= ? AND NOT (recorded_at = ? AND id >= ?)"
+            args = [*args, before[0], before[0], before[1]]
+        with self.db.guard():
+            rows = self.db.execute(f"SELECT {_SELECT} FROM rulings{where} ORDER BY recorded_at DESC, id DESC LIMIT ?",
+                                   [*args, int(limit) + 1]).fetchall()
+        return list(map(_ruling, rows[:limit])), len(rows) > limit
+
     def rows(self, filters: Filters | None = None, batch: int = 2000) -> Iterator[tuple[Any, ...]]:
         """Every matching ruling as stored (JSON fields as their stored text), oldest first, a
         batch at a time: an export of 100,000 rulings holds one batch in memory, never the log.
@@ -368,13 +381,18 @@ class RulingsLog:
             raise NotFound(f"no ruling '{ref}' in {self.path}; see 'referee log list'")
         raise UsageError(f"'{ref}' matches several rulings ({', '.join(r[0] for r in rows[:5])}); give more of the id")
 
-    def players(self, filters: Filters | None = None) -> list[PlayerRecord]:
+    def players(self, filters: Filters | None = None, situations: set[str] | None = None) -> list[PlayerRecord]:
         """Per player (by name, ignoring case): rulings against them, dead hands, penalties paid, points lost.
 
         Only what a ruling holds against a player counts (see `against`); withdrawn rulings do not.
+        `situations`: only rulings in these (a page's repeat offences need no others).
         """
         f = Filters(**{**(filters or Filters()).__dict__, "include_withdrawn": False})
         where, args = f.where()
+        if situations is not None:
+            chosen = sorted(situations) or [""]
+            where += f"{' AND' if where else ' WHERE'} situation IN ({', '.join('?' * len(chosen))})"
+            args += chosen
         want = f.player.strip().casefold() if f.player else None
         with self.db.guard():
             rows = self.db.execute(f"SELECT {', '.join(_RECORD)} FROM rulings{where} ORDER BY recorded_at, id", args).fetchall()

@@ -254,17 +254,19 @@ MAX_LINE = 64 * 1024 * 1024  # one JSONL record; the largest real one (its store
 
 
 class Export:
-    """An export being read: `rulings()` yields them one by one, each checked as it is read, so an
-    import of 100,000 rulings holds a batch, not the file. Stored rules found on the way collect
-    in `snapshots` (complete once `rulings()` is exhausted); `count` is the rulings read so far.
-    A bad record raises LoadError naming its line, mid-stream: the import's transaction then
-    adds nothing."""
+    """An export read twice, a line at a time, so an import of 100,000 rulings holds a batch,
+    never the file. `check()` reads and checks every record before the log is touched (naming
+    the line of the first bad one) and keeps the stored rules it holds; `rulings()` then reads
+    the rulings again for the import's transaction, without checking them a second time, so a
+    shared SQLite log is held for the insert only. A file that changed in between (its digest
+    differs) raises LoadError at the end, and the transaction adds nothing."""
 
     def __init__(self, path: Path) -> None:
         _check_file(path)
         self.path = path
         self.snapshots: list[Snapshot] = []
         self.count = 0
+        self._digest: str | None = None
         self._whole: list[Ruling] | None = None
         try:
             with path.open("rb") as fh:
@@ -273,23 +275,55 @@ class Export:
             raise UsageError(f"{path}: cannot read ({exc.strerror})") from None
         if not _one_record(first):  # a JSON document (or not an export at all): read whole
             self._whole, self.snapshots = read_export(path)
+            self.count = len(self._whole)
+
+    def check(self) -> None:
+        if self._whole is not None:
+            return
+        self.count, self._digest = 0, None
+        for _ in self._read(checked=True):
+            self.count += 1
 
     def rulings(self) -> Iterator[Ruling]:
         if self._whole is not None:
-            self.count = len(self._whole)
             yield from self._whole
             return
+        if self._digest is None:
+            self.check()
+        yield from self._read(checked=False)
+
+    def _read(self, checked: bool) -> Iterator[Ruling]:
+        import hashlib
+
+        digest = hashlib.sha256()
         try:
             with self.path.open("rb") as fh:
                 for n, raw in enumerate(iter(lambda: fh.readline(MAX_LINE + 1), b""), 1):
+                    digest.update(raw)
                     if len(raw) > MAX_LINE:
                         raise LoadError([Problem(Place(str(self.path), n, 1), f"a line longer than {MAX_LINE // (1024 * 1024)} MB; not a ruling")])
-                    item = _record(self.path, _decoded(raw, self.path, n), n, self.snapshots)
+                    if checked:
+                        item = _record(self.path, _decoded(raw, self.path, n), n, self.snapshots)
+                    else:
+                        item = _trusted(raw)
                     if item is not None:
-                        self.count += 1
                         yield item
         except OSError as exc:
             raise UsageError(f"{self.path}: cannot read ({exc.strerror})") from None
+        if checked:
+            self._digest = digest.hexdigest()
+        elif digest.hexdigest() != self._digest:
+            raise LoadError([Problem(Place(str(self.path)), "changed while it was being imported; nothing was added")])
+
+
+def _trusted(raw: bytes) -> Ruling | None:
+    """A line `check` has passed already: a ruling, or None for stored rules and blank lines."""
+    if not raw.strip():
+        return None
+    data = json.loads(raw.decode("utf-8-sig"))
+    if data.get("kind", "ruling") != "ruling":
+        return None
+    return Ruling(**{k: v for k, v in data.items() if k in FIELDS})
 
 
 def _one_record(first: bytes) -> bool:
