@@ -22,9 +22,7 @@ Always exits 0: the figures are for reading (and for the README), not a gate.
 from __future__ import annotations
 
 import argparse
-import os
 import platform
-import subprocess
 import sys
 import tempfile
 import time
@@ -36,6 +34,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
+import measured  # noqa: E402
 import pgserver  # noqa: E402
 
 from referee.loader import load_strict  # noqa: E402
@@ -88,26 +87,14 @@ def synthetic(count: int) -> list[Ruling]:
     return rulings
 
 
-# A CLI command in a process of its own, reporting its peak resident memory (as tests/test_log_scale.py).
-MEASURED = """
-import atexit, resource, runpy, sys
-atexit.register(lambda: print(f"maxrss_kb={resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}", file=sys.stderr))
-sys.argv = ["referee", *sys.argv[1:]]
-runpy.run_module("referee", run_name="__main__")
-"""
-
-
 def command(*args: str) -> tuple[float, float]:
-    """(seconds, peak MB) of one `referee ...` run; a failure is printed and reads as nothing measured."""
-    start = time.perf_counter()
-    r = subprocess.run([sys.executable, "-c", MEASURED, *args], capture_output=True, text=True, cwd=ROOT,
-                       env={**os.environ, "COLUMNS": "120"})
-    took = time.perf_counter() - start
+    """(seconds, peak MB) of one `referee ...` run in a process of its own (tests/measured.py);
+    a failure is printed and reads as nothing measured."""
+    r, took, mb = measured.referee(*args)
     if r.returncode != 0:
         print(f"referee {' '.join(args[:2])} failed: {r.stderr.strip()[-300:]}")
         return float("nan"), float("nan")
-    kb = [int(line.split("=")[1]) for line in r.stderr.splitlines() if line.startswith("maxrss_kb=")]
-    return took, kb[-1] / 1024
+    return took, mb
 
 
 def measure(where: str, recorded: int, rulings: list[Ruling], folder: Path) -> dict[str, str]:

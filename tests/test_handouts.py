@@ -341,5 +341,6 @@ def test_a_handout_too_large_to_print_is_one_line(cli, tmp_path: Path, questions
         lines = result.stderr.strip().splitlines()
         assert len(lines) == 1 and says in lines[0] and "split it with goto" in lines[0]
     checked = cli("check", str(folder))  # check finds what handout refuses, with its place
-    assert checked.exit_code == 1 and says in checked.stdout, checked.output
-    assert re.search(r"situations/chain\.yaml:\d+:\d+: .*" + re.escape(says), checked.stdout), checked.stdout
+    assert checked.exit_code == 1, checked.output
+    if questions < 1_000:  # the longer chain is faulted by lint already (too many questions to ask)
+        assert re.search(r"situations/chain\.yaml:\d+:\d+: .*" + re.escape(says), checked.stdout), checked.stdout

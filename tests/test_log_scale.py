@@ -5,32 +5,19 @@ does the work. (Times are bench/store.py's: a test on a shared machine measures 
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from measured import referee
 
-ROOT = Path(__file__).resolve().parent.parent
 RULINGS = 100_000
 LIMIT_MB = 200
 
-# Runs the command as `python -m referee` does, then reports the process's peak resident memory.
-MEASURED = """
-import atexit, resource, runpy, sys
-atexit.register(lambda: print(f"maxrss_kb={resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}", file=sys.stderr))
-sys.argv = ["referee", *sys.argv[1:]]
-runpy.run_module("referee", run_name="__main__")
-"""
-
-
 def _referee(*args: str) -> tuple[subprocess.CompletedProcess[str], float]:
-    r = subprocess.run([sys.executable, "-c", MEASURED, *args], capture_output=True, text=True, cwd=ROOT,
-                       env={**os.environ, "COLUMNS": "200"}, timeout=1200)
-    kb = [int(line.split("=")[1]) for line in r.stderr.splitlines() if line.startswith("maxrss_kb=")]
-    assert kb, r.stderr
-    return r, kb[-1] / 1024
+    r, _, mb = referee(*args)
+    assert mb == mb, r.stderr  # a run that reported no memory failed before it began
+    return r, mb
 
 
 @pytest.fixture(scope="module")

@@ -63,7 +63,7 @@ def test_several_judges_and_the_cli_record_into_one_log_at_once(server) -> None:
          "for i in range(5):\n"
          "    sys.argv = ['referee', 'rule', 'mahjong-in-error', '-a', 'others_acted=two', '-a', 'intact_dead_before=no', '-a', 'exposers=South,West',"
          " '-a', 'declared_value=40', '--seat', 'declarer=East', '--no-input', '--json', '--table', 'cli',"
-         " '--event', 'Spring Open', '--judge', 'Head']\n"
+         " '--event', 'Spring Open', '--judge', 'Head', '--again']\n"
          "    try:\n        run()\n    except SystemExit as e:\n        assert not e.code, e.code\n"],
         env=dict(os.environ, REFEREE_DB=str(db)), cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     threads = [threading.Thread(target=judge, args=(n,)) for n in range(1, judges + 1)]

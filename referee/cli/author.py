@@ -42,10 +42,14 @@ def check(
         problems += found
         if rs is not None:
             step(f"checking ruleset {t} ({i} of {len(targets)}): {len(rs.situations)} situations")
-            problems += lint(rs)
+            found_here = lint(rs)
+            problems += found_here
             from ..handouts.content import unprintable
 
-            problems += unprintable(rs)  # what 'handout' would refuse, found here with its place
+            # what 'handout' would refuse, with its place; a file lint faults already (a tree too
+            # deep to ask, say) is not named twice for the same size
+            faulted = {p.place.path for p in found_here}
+            problems += [p for p in unprintable(rs) if p.place.path not in faulted]
     for i, f in enumerate(scen, 1):
         if i % 25 == 1:
             step(f"replaying scenarios ({i} of {len(scen)})")

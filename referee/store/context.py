@@ -148,7 +148,7 @@ def write_event(db: Location, config: EventConfig | None) -> None:
 # The longest event, judge, round and table a ruling may carry, in characters: the log indexes
 # them, and PostgreSQL refuses an index entry past 2,704 bytes where SQLite takes any, so both
 # backends hold the same rulings only within these.
-INDEXED = {"event": 200, "judge": 200, "round": 40, "table": 40}
+INDEXED = {"event": 200, "judge": 200, "round": 100, "table": 100}
 
 
 @dataclass(frozen=True)
