@@ -49,6 +49,10 @@ def test_a_stopped_log_says_try_again_never_not_found(pg_log) -> None:
     assert first.status_code == 303
     recorded = first.headers["location"]
     second_form = record_form(c.get(MJE + "&player_North=Ruth").text)
+    head = TestClient(app, base_url=BASE)
+    sign_in(head, "Head", HEAD_PIN)  # a sign-in is kept in the log: made while it answers
+    assert head.get("/log").status_code == 200
+    assert c.get(MJE).status_code == 200  # each sign-in read once while the log answers
     server.halt()
     try:
         gone = c.get(recorded)
@@ -62,8 +66,6 @@ def test_a_stopped_log_says_try_again_never_not_found(pg_log) -> None:
         assert refused.status_code == 503 and "Try again in a moment" in refused.text
         assert "referee log list" not in refused.text and "ruling above" not in refused.text
         assert f'name="rid" value="{second_form["rid"]}"' in refused.text  # a retry keeps the ruling's id
-        head = TestClient(app, base_url=BASE)
-        sign_in(head, "Head", HEAD_PIN)
         assert head.get("/log").status_code == 503
         assert len([x for x in lines if "cannot be reached" in x]) == 1, lines  # one line per outage
         assert lines and url.split("?")[0] in lines[0] and "***" not in lines[0]

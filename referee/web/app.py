@@ -24,6 +24,7 @@ from starlette.templating import Jinja2Templates
 
 from ..errors import RefereeError
 from ..loader import Ruleset, load_strict
+from ..store.db import StoreError
 from .outage import NOT_REACHED, RETRY_AFTER_S, Outage
 from .security import SESSION_COOKIE, Guard, Judge, PinLimiter, Signer, load_key
 
@@ -131,8 +132,13 @@ class Web:
         cached = self._sign_ins.get(sid)
         if cached is not None and now - cached[0] < SIGN_IN_S:
             return cached[1]
-        with self.log() as log:
-            found = signins.get(log, sid)
+        try:
+            with self.log() as log:
+                found = signins.get(log, sid)
+        except StoreError:
+            # the log is away (a restart): the last answer stands, else the page is shown signed
+            # out; a ruling page must not fail for want of the log
+            return cached[1] if cached is not None else None
         if len(self._sign_ins) > 10_000:
             self._sign_ins.clear()
         self._sign_ins[sid] = (now, found)
