@@ -15,6 +15,7 @@ from .outcome import PLACEHOLDER, SCORING_NUMBERS
 from .errors import Place, Problem
 from .loader import Ruleset
 from .search import words as search_words
+from .sheets import check_coverage, check_ruling as check_sheet_numbers
 
 Key = tuple[str, str]  # (situation, node)
 # A payment amount in words ("pays double", "paid ... the hand value"): true only of money games, so
@@ -101,6 +102,7 @@ def lint(rs: Ruleset) -> list[Problem]:
                 problems += _check_question(rs, sid, nid, node, node_place)
             elif isinstance(node, m.RulingNode):
                 problems += _check_ruling(rs, sid, nid, node.ruling, node_place)
+                problems += check_sheet_numbers(rs, node.ruling, lambda *sub: node_place(sid, nid, "ruling", *sub))
                 problems += _check_dead_text(rs, sid, node.ruling, lambda *sub: node_place(sid, nid, "ruling", *sub))
                 first = ruling_ids.setdefault(node.ruling.id, node_place(sid, nid, "ruling", "id"))
                 if first != node_place(sid, nid, "ruling", "id"):
@@ -121,6 +123,7 @@ def lint(rs: Ruleset) -> list[Problem]:
             if (sid, nid) not in reached:
                 problems.append(Problem(node_place(sid, nid), f"node '{nid}' of '{sid}' is never reached"))
 
+    problems += check_coverage(rs)
     problems += _lost_binds(rs, node_place)
     cyclic = _cycles(graph, node_place)
     problems += cyclic
@@ -364,7 +367,7 @@ def _check_ruling(rs: Ruleset, sid: str, nid: str, r: m.Ruling, node_place) -> l
     def need(name: str, kinds: tuple[str, ...], where: Place, what: str, groups: bool = False) -> None:
         if groups and name in m.GROUPS:
             return
-        if name in SCORING_NUMBERS and "number" in kinds:
+        if (name in SCORING_NUMBERS or name in rs.scoring.penalties) and "number" in kinds:
             return
         fact = rs.fact(name, sid)
         if fact is None:
@@ -385,7 +388,7 @@ def _check_ruling(rs: Ruleset, sid: str, nid: str, r: m.Ruling, node_place) -> l
                 out.append(Problem(at("cite", i), f"ruling '{r.id}' cites '{missing}', which is not a section of {c.source}{also}"))
     for i, text in enumerate([r.says, r.owed, *r.tiles, *r.procedure, *r.notes, *r.other_sources]):
         for name in PLACEHOLDER.findall(text):
-            if name not in SCORING_NUMBERS and rs.fact(name, sid) is None:
+            if name not in SCORING_NUMBERS and name not in rs.scoring.penalties and rs.fact(name, sid) is None:
                 out.append(Problem(at("says"), f"'{{{name}}}' in the text is not a role or fact of '{sid}'"))
     for i, role in enumerate(r.dead):
         if role in r.dead[:i]:  # a hand whose seat is left open would be read out as dead twice

@@ -284,6 +284,8 @@ def inputs(folder: Path) -> tuple[list[str], Problem | None]:
     files = ["ruleset.yaml"]
     if os.path.lexists(folder / "facts.yaml"):
         files.append("facts.yaml")
+    if os.path.lexists(folder / "coverage.yaml"):  # an event's map of its sheet: read by the lint, kept with the rules
+        files.append("coverage.yaml")
     sit_dir = folder / "situations"
     try:
         names = os.listdir(sit_dir)
@@ -406,6 +408,12 @@ def _load(folder: Path, _seen: tuple[Path, ...]) -> tuple[Ruleset | None, list[P
                     rs.facts[name] = fact
                     rs.fact_origin[name] = Origin(doc, ("facts", name))
 
+    if "coverage.yaml" in files:  # hashed, so the lint of a changed map is not answered from its cache
+        try:
+            raw[folder / "coverage.yaml"] = read_bytes(folder / "coverage.yaml")
+        except LoadError as exc:
+            problems.extend(exc.problems)
+
     for rel in files:
         if not rel.startswith("situations/"):
             continue
@@ -492,7 +500,10 @@ def _merge_scoring(base: m.Scoring | None, own: m.Scoring | None) -> m.Scoring:
         return base or m.Scoring()
     if base is None:
         return own
-    return base.model_copy(update={k: getattr(own, k) for k in own.model_fields_set})
+    changed = {k: getattr(own, k) for k in own.model_fields_set}
+    if "penalties" in changed:  # an overlay names its own penalties beside its base's
+        changed["penalties"] = {**base.penalties, **own.penalties}
+    return base.model_copy(update=changed)
 
 
 def _apply_patch(rs: Ruleset, doc: Document, problems: list[Problem]) -> None:

@@ -37,11 +37,29 @@ class Source(Strict):
         default_factory=list,
         description="The source's own headings, where we have read them: a ruling that cites a section of "
         "this source must name one of these (lint), so a citation cannot point at a heading that does not exist")
+    event: bool = Field(
+        False, description="An event's own rule sheet (a tournament's, or an online host's): a ruleset that names "
+        "another sheet as its own (`sheet:`) may not cite this one; where its own sheet is silent it says so in a note")
+    numbers: "SheetNumbers | None" = Field(
+        None, description="The scoring numbers this sheet states, by the scoring key they set: a ruling that states "
+        "a number (through its scoring or points) and cites this sheet must state the sheet's number (lint)")
 
 
 class ExposurePenalty(Strict):
     exposures: int = Field(ge=0, description="From this many exposures of the winner upward")
     points: int = Field(description="Points the discarder scores (usually negative)")
+
+
+class SheetNumbers(Strict):
+    """The scoring numbers a published sheet states: each key as in `scoring`, given only where the sheet says it."""
+
+    winner_times: int | None = None
+    self_pick_bonus: int | None = None
+    jokerless_bonus: int | None = None
+    discarder_penalties: list[ExposurePenalty] | None = None
+    wall_game_points: int | None = None
+    dead_points: int | None = None
+    penalties: dict[str, int] = Field(default_factory=dict, description="Named points, as in scoring's `penalties`")
 
 
 class Scoring(Strict):
@@ -69,6 +87,26 @@ class Scoring(Strict):
     )
     wall_game_points: int = Field(0, description="Points: each live (not dead) hand scores this in a wall game")
     dead_points: int = Field(0, description="Points: what a dead hand scores")
+    penalties: dict[str, int] = Field(
+        default_factory=dict,
+        description="Points: the other fixed points an event's sheet states, by name (peek_penalty: -10 for peeking "
+        "at a blind pass); a ruling names one in `of:` or as {peek_penalty}, and `referee pay --penalty NAME=SEAT` "
+        "adds it. An overlay's entries are added to its base's")
+
+    @field_validator("penalties")
+    @classmethod
+    def _penalty_names(cls, value: dict[str, int]) -> dict[str, int]:
+        for name in value:
+            if not re.match(FACT_ID, name) or name in Scoring.model_fields:
+                raise ValueError(f"penalty name {name!r} must be lower-case letters, digits and '_', and not a scoring key")
+        return value
+
+    def number(self, name: str) -> int | None:
+        """A scoring number or a named penalty, by the name a ruling gives it; None when it is neither."""
+        if name in self.penalties:
+            return self.penalties[name]
+        field = type(self).model_fields.get(name)
+        return int(getattr(self, name)) if field is not None and field.annotation is int else None
 
 
 
@@ -90,6 +128,9 @@ class RulesetMeta(Strict):
         default_factory=list,
         description="The table customs this house ruleset plays (written by 'referee house'): each names its rule, "
         "its source and what it changes, so a ruling it changes can say so")
+    sheet: list[str] = Field(
+        default_factory=list, description="An event's ruleset: the source keys of its own published sheet (its "
+        "`coverage.yaml` maps each of the sheet's sections to what carries it); its rulings may cite no other event's sheet")
     card: str | None = Field(
         None, description="The card hands are checked against when a ruling is answered with tiles: 'practice' (the "
         "invented card that ships) or the path of a card file, relative to this folder; inherited when not given")
@@ -120,6 +161,9 @@ class FactDef(Strict):
         default_factory=list,
         description="For type seat or seats: other roles or seat facts that may name the same player (roles are different players unless listed here)")
     multiple_of: int | None = Field(None, ge=1, description="For type number: answers must be a multiple of this (card values go in fives)")
+    default: int | None = Field(
+        None, description="For type number: the number the event's sheet gives where the director decides; Enter at "
+        "the prompt takes it, and a run without prompts (--no-input, a scenario) uses it when no answer is given")
     short: dict[str, str] | None = Field(
         None, description="For type yesno or choice: answer -> what it means in a few words, as the quick-reference sheet "
         "says when a ruling applies, e.g. yes: 'she completed the wrong swap' (default: the choice's label, or the "
@@ -144,6 +188,10 @@ class FactDef(Strict):
             raise ValueError("'seats' and 'may_also_be' are only for type seat or seats")
         if self.type != "number" and self.multiple_of is not None:
             raise ValueError("'multiple_of' is only for type number")
+        if self.type != "number" and self.default is not None:
+            raise ValueError("'default' is only for type number")
+        if self.default is not None and not ((self.min is None or self.default >= self.min) and (self.max is None or self.default <= self.max)):
+            raise ValueError(f"default {self.default} is outside min..max")
         if self.card_claims and (self.type != "choice" or not set(self.card_claims) <= set(self.choices or {})):
             raise ValueError("'card_claims' is for type choice, keyed by its choices")
         if self.card is not None and self.type != ("number" if self.card == "value" else "yesno"):
@@ -409,6 +457,30 @@ class SituationPatch(Strict):
     remove_nodes: list[str] = Field(default_factory=list)
 
     _roles = field_validator("roles", mode="before")(lambda value: _role_text(value))
+
+
+class Carrier(Strict):
+    """What carries one rule of an event's sheet: exactly one of these."""
+
+    situation: str | None = Field(None, description="A situation whose rulings apply the rule")
+    ruling: str | None = Field(None, description="A ruling id that states it")
+    scoring: str | None = Field(None, description="A scoring key (self_pick_bonus ...) or named penalty that holds its number")
+    fact: str | None = Field(None, description="A question whose default is the sheet's number (the director decides)")
+    note: str | None = Field(None, description="Why no ruling carries it: it is the League's own rule, or about something no judge rules on")
+
+    @model_validator(mode="after")
+    def _one(self) -> "Carrier":
+        given = [k for k in ("situation", "ruling", "scoring", "fact", "note") if getattr(self, k) is not None]
+        if len(given) != 1:
+            raise ValueError("an entry names exactly one of situation, ruling, scoring, fact or note")
+        return self
+
+
+class CoverageFile(Strict):
+    """An event ruleset's coverage map: for each of its own sheets, each section of the sheet and what carries it."""
+
+    sheets: dict[str, dict[str, list[Carrier]]] = Field(
+        description="Source key -> the sheet's section (as its `sections:` lists it) -> what carries that rule here")
 
 
 class FactsFile(Strict):

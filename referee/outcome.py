@@ -114,16 +114,16 @@ class _Binder:
         return [Party(role, value, self.players.get(value) if value else None)]
 
     def number(self, name: str) -> int | None:
-        if name in SCORING_NUMBERS:
-            return int(getattr(self.rs.scoring, name))
+        if name in SCORING_NUMBERS or name in self.rs.scoring.penalties:
+            return self.rs.scoring.number(name)
         value = self.facts.get(name)
         return value if isinstance(value, int) else None
 
     def fill(self, text: str) -> str:
         def one(match: re.Match[str]) -> str:
             name = match.group(1)
-            if name in SCORING_NUMBERS:
-                return str(getattr(self.rs.scoring, name))
+            if name in SCORING_NUMBERS or name in self.rs.scoring.penalties:
+                return str(self.rs.scoring.number(name))
             name, where = self.carry.source(name, self.sid)
             definition = self.rs.fact(name, where)
             value = self.facts.get(name)

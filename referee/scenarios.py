@@ -83,6 +83,9 @@ def run(rs: Ruleset, sid: str, facts: dict[str, Any], players: dict[str, str]) -
         if isinstance(step, Outcome):
             return step
         assert isinstance(step, Question)
+        if step.definition.default is not None:  # the event sheet's own number, where the director decides
+            known[step.fact] = step.definition.default
+            continue
         if not step.optional:
             raise MissingAnswer(step.fact, step.definition.ask, example(step.definition))
         known[step.fact] = None

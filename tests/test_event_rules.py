@@ -122,5 +122,5 @@ def test_recite_naming_a_source_or_section_that_does_not_exist_is_reported(event
 def test_no_silence_note_where_the_ruling_cites_mahjcons_own_rule() -> None:
     # time-called cites MahjCon's scoring (an unfinished game scores 0) beside Crak's, which is dropped
     r = load_strict("tournament-mahjcon").situations["time-called"].nodes["zero"].ruling  # type: ignore[union-attr]
-    assert [str(c) for c in r.cite] == ["MC-RULES, Scoring"]
+    assert [str(c) for c in r.cite] == ["MC-RULES, Scoring", "S-465"]
     assert not any("say nothing more" in n for n in r.notes), r.notes

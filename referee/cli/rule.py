@@ -142,6 +142,8 @@ def _prompt(q: Any, number: int, situation_help: str, players: dict[str, str]) -
     d = q.definition
     ask.print()
     optional = ("  (Enter to leave open)", "dim") if q.optional else ""
+    if d.default is not None:
+        optional = (f"  (Enter for {d.default}, the event sheet's number)", "dim")
     wrapped(ask, styled((d.ask, "bold"), optional), first=f"{number}. ", style="bold")
     options: list[tuple[str, str]] = []
     if d.type == "choice":
@@ -173,6 +175,8 @@ def _prompt(q: Any, number: int, situation_help: str, players: dict[str, str]) -
         if raw.lower() == "back":
             return BACK
         if raw == "":
+            if d.default is not None:
+                return d.default
             if q.optional:
                 return None
             continue

@@ -102,6 +102,8 @@ def _value(q: Question, values: list[str]) -> Any:
     """One answer from the query: checkboxes come as several values, 'leave open' as an empty one."""
     given = [v for v in values if v.strip()]
     if not given:
+        if q.definition.default is not None:  # the event sheet's own number, left as it is
+            return q.definition.default
         if q.optional:
             return None
         if q.definition.type == "seats":
