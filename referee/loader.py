@@ -446,7 +446,7 @@ def _load(folder: Path, _seen: tuple[Path, ...]) -> tuple[Ruleset | None, list[P
             rs.node_origin[(sit.id, nid)] = Origin(doc, ("nodes", nid))
 
     if meta.recite:
-        _recite(situations, meta.recite)
+        _recite(situations, meta.recite, meta.sheet)
 
     h = hashlib.sha256(base.digest.encode() if base else b"")
     for rel in files:
@@ -456,20 +456,21 @@ def _load(folder: Path, _seen: tuple[Path, ...]) -> tuple[Ruleset | None, list[P
     return rs, problems
 
 
-def _recite(situations: dict[str, m.Situation], rules: list[m.Recite]) -> None:
-    """Re-point every ruling's citations by the overlay's `recite` list (its own and inherited ones)."""
+def _recite(situations: dict[str, m.Situation], rules: list[m.Recite], sheet: list[str] | None = None) -> None:
+    """Re-point every ruling's citations by the overlay's `recite` list (its own and inherited ones).
+    `sheet`: the event's own sheets, whose citation means its rules speak (else the recited-to sources)."""
     for sid, sit in list(situations.items()):
         nodes = dict(sit.nodes)
         for nid, node in sit.nodes.items():
             if isinstance(node, m.RulingNode):
-                ruling = _recited(node.ruling, rules)
+                ruling = _recited(node.ruling, rules, sheet)
                 if ruling is not node.ruling:
                     nodes[nid] = m.RulingNode(ruling=ruling)
         if nodes != sit.nodes:
             situations[sid] = sit.model_copy(update={"nodes": nodes})
 
 
-def _recited(r: m.Ruling, rules: list[m.Recite]) -> m.Ruling:
+def _recited(r: m.Ruling, rules: list[m.Recite], sheet: list[str] | None = None) -> m.Ruling:
     cites: list[m.Cite] = []
     notes: list[str] = []
     hit = False
@@ -484,7 +485,7 @@ def _recited(r: m.Ruling, rules: list[m.Recite]) -> m.Ruling:
     if not hit:
         return r
     # a note says the overlay's own rules are silent: not so where the ruling cites them anyway
-    own = {c.source for x in rules for c in x.to}
+    own = set(sheet or ()) or {c.source for x in rules for c in x.to}
     if any(c.source in own for c in cites):
         notes = []
     return r.model_copy(update={"cite": cites, "notes": [*r.notes, *(n for n in notes if n not in r.notes)]})

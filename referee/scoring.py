@@ -366,3 +366,34 @@ def points(
             out.who[seat] = _who(seat, party.name, *(['discarder'] if seat == discarder else []))
             out.lines.append(f"{out.who[seat]}: 0")
     return out
+
+
+def wall_game(scoring: Scoring, *, dead: tuple[str, ...] | list[str] = (), names: dict[str, str] | None = None) -> Settlement:
+    """A tournament wall game: every live hand scores the wall-game points, a dead hand the dead points."""
+    names = names or {}
+    out = Settlement()
+    out.lines.append(f"wall game: each live hand {scoring.wall_game_points:+d}, a dead hand {scoring.dead_points}")
+    out.terms = list(out.lines)
+    for seat in SEATS:
+        is_dead = seat in dead
+        pts = scoring.dead_points if is_dead else scoring.wall_game_points
+        out.scores.append(Score(Party("dead" if is_dead else "active", seat, names.get(seat)), pts, str(pts)))
+        out.who[seat] = _who(seat, names.get(seat), *(["dead"] if is_dead else []))
+        out.lines.append(f"{out.who[seat]}: {pts:+d}" if pts else f"{out.who[seat]}: 0")
+    return out
+
+
+def add_penalties(out: Settlement, scoring: Scoring, penalties: list[tuple[str, str]], names: dict[str, str] | None = None) -> None:
+    """Charge each (penalty name, seat) the points the ruleset's sheet names for it, beside the game's own."""
+    from .errors import UsageError
+
+    names = names or {}
+    for name, seat in penalties:
+        if name not in scoring.penalties:
+            have = ", ".join(sorted(scoring.penalties)) or "none"
+            raise UsageError(f"--penalty: this ruleset names no penalty '{name}' (it names: {have})")
+        pts = scoring.penalties[name]
+        out.scores.append(Score(Party("penalty", seat, names.get(seat)), pts, name))
+        line = f"{_who(seat, names.get(seat))}: {name.replace('_', ' ')} {pts:+d}"
+        out.lines.append(line)
+        out.terms.append(line)

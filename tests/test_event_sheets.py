@@ -80,7 +80,8 @@ def _events() -> list[str]:
     return [n for n in SHIPPED if _load(RULESETS / n).meta.sheet]
 
 
-@pytest.mark.parametrize("name", ["tournament-destination", "tournament-crak", "tournament-mahjcon"])
+@pytest.mark.parametrize("name", ["tournament-destination", "tournament-crak", "tournament-mahjcon", "tournament-fourseasons",
+                                  "tournament-mjmadness", "online", "tournament-online"])
 def test_events_named_in_the_issue_have_maps(name: str) -> None:
     assert (RULESETS / name / "coverage.yaml").is_file()
     assert _load(RULESETS / name).meta.sheet
@@ -119,3 +120,66 @@ def test_every_shipped_map_is_whole(name: str) -> None:
     rs = _load(RULESETS / name)
     found = [str(p) for p in lint(rs) if "coverage.yaml" in p.place.path or "coverage.yaml" in p.message]
     assert not found, "\n".join(found)
+def test_every_read_sheet_has_its_own_ruleset() -> None:
+    rs = _load(RULESETS / "nmjl")
+    read = {k for k, s in rs.sources.items() if s.event and s.sections}
+    owned = {k for n in _events() for k in _load(RULESETS / n).meta.sheet}
+    assert read <= owned, f"sheets read but ruled by no ruleset: {sorted(read - owned)}"
+
+
+
+
+def test_rulesets_lists_each_event_with_its_own_sheet_and_online_play() -> None:
+    from typer.testing import CliRunner
+
+    from referee.cli import app
+
+    result = CliRunner().invoke(app, ["rulesets", "--json"])
+    assert result.exit_code == 0, result.output
+    rows = {row["id"]: row for row in __import__("json").loads(result.stdout)}
+    assert rows["tournament-destination"]["sheet"] == ["DEST"]
+    assert rows["tournament-crak"]["sheet"] == ["CRAK"]
+    assert rows["tournament-mjmadness"]["sheet"] == ["MJMP"]
+    assert "ILM-TIMER" in rows["online"]["sheet"] and "TMT" in rows["tournament-online"]["sheet"]
+    assert rows["tournament"]["sheet"] == []  # the common base is nobody's sheet
+    text = CliRunner().invoke(app, ["rulesets"]).stdout
+    assert "tournament-destination" in text and "its own sheet: DEST" in text
+
+
+def test_a_directors_number_defaults_to_the_sheets_own() -> None:
+    # --no-input (and every scenario) takes the question's default; an answer overrides it
+    import json
+
+    from typer.testing import CliRunner
+
+    from referee.cli import app
+
+    base = ["rule", "blind-pass-peek", "-r", "tournament-crak", "-a", "bpp_saw_face=yes", "--seat", "peeker=West",
+            "--no-input", "--no-log", "--json"]
+    got = CliRunner().invoke(app, base)
+    assert got.exit_code == 0, got.output
+    assert {p["to"]["seat"]: p["points"] for p in json.loads(got.stdout)["points"]} == {"West": 0}
+    got = CliRunner().invoke(app, [*base, "-a", "crk_peek_points=-10"])
+    assert {p["to"]["seat"]: p["points"] for p in json.loads(got.stdout)["points"]} == {"West": -10}
+
+
+def test_the_phone_page_takes_the_default_for_a_blank_number() -> None:
+    pytest.importorskip("starlette")
+    from referee.engine import Question
+    from referee.web.walk import _value
+
+    rs = _load(RULESETS / "tournament-crak")
+    fact = rs.fact("crk_peek_points", "blind-pass-peek")
+    assert fact is not None and fact.default == 0
+    assert _value(Question("crk_peek_points", fact, "blind-pass-peek", "no_penalty"), [""]) == 0
+    assert _value(Question("crk_peek_points", fact, "blind-pass-peek", "no_penalty"), ["-10"]) == -10
+
+
+def test_where_the_sheet_is_silent_a_note_says_so_and_the_base_rules() -> None:
+    # Destination's sheet says nothing of a game unfinished at time: the base rules (0 each), with a note
+    r = _load(RULESETS / "tournament-destination").situations["time-called"].nodes["zero"].ruling  # type: ignore[union-attr]
+    assert [c.source for c in r.cite] == ["S-465"]
+    assert any("Destination's sheet says nothing more" in n for n in r.notes), r.notes
+    # Four Seasons' scoring could not be read: the common figures, cited as such and noted
+    r = _load(RULESETS / "tournament-fourseasons").situations["valid-mahjong"].nodes["on_discard"].ruling  # type: ignore[union-attr]
+    assert [c.source for c in r.cite] == ["COMMON-PTS"] and any("could not be read" in n for n in r.notes)

@@ -159,6 +159,7 @@ def rulesets(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) 
             "extends": rs.meta.extends if rs else None,
             "situations": len(rs.situations) if rs else 0,
             "scoring": rs.scoring.kind if rs else "",
+            "sheet": list(rs.meta.sheet) if rs else [],  # an event's own published rules
             "folder": str(folder),
             "problems": len(problems),
         })
@@ -167,6 +168,8 @@ def rulesets(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) 
         return
     for r in rows:
         ext = f" extends {r['extends']}" if r["extends"] else ""
+        if r["sheet"]:
+            ext += f"; its own sheet: {', '.join(r['sheet'])}"
         if r["problems"]:
             n = r["problems"]
             ext += f"; {n} problem{'s' if n != 1 else ''}, see 'referee check {r['folder']}'"

@@ -106,11 +106,12 @@ def _bet(raw: str | None) -> str | None:
     "referee pay --winner North \\\n  --how discard --discarder East \\\n  --value 40 --dead West --bettor East",
     "referee pay --winner South \\\n  --how self-pick --value 30 \\\n  --bettor wall --player Bettor=Fiona",
     "referee pay --ruleset tournament \\\n  --winner East --how discard \\\n  --discarder South --value 35 \\\n  --exposures 2",
-    "# under a house ruleset:\nreferee pay -r our-table \\\n  --winner North --how discard \\\n  --discarder East --value 25 \\\n  --pie-out South"))
+    "# under a house ruleset:\nreferee pay -r our-table \\\n  --winner North --how discard \\\n  --discarder East --value 25 \\\n  --pie-out South",
+    "referee pay \\\n  -r tournament-destination \\\n  --wall-game --dead West \\\n  --penalty peek_penalty=North"))
 @guarded
 def pay(
-    winner: str = typer.Option(..., "--winner", "-w", metavar="SEAT", help="Seat that won: East, South, West, North (or E, S, W, N)."),
-    how: str = typer.Option(..., "--how", metavar="HOW", help="discard, self-pick or joker-exchange."),
+    winner: Optional[str] = typer.Option(None, "--winner", "-w", metavar="SEAT", help="Seat that won: East, South, West, North (or E, S, W, N); required unless --wall-game."),
+    how: Optional[str] = typer.Option(None, "--how", metavar="HOW", help="discard, self-pick or joker-exchange; required unless --wall-game."),
     discarder: Optional[str] = typer.Option(None, "--discarder", "-d", metavar="SEAT", help="Seat that threw the winning tile (discard wins)."),
     value_text: Optional[str] = typer.Option(None, "--value", "-v", metavar="VALUE", help="Card value of the winning hand (25, 30, 35 ...): a multiple of 5, at least 20; or give --hand."),
     jokerless: bool = typer.Option(False, "--jokerless", help="The hand is jokerless and the winner announced it."),
@@ -129,14 +130,32 @@ def pay(
     hand: Optional[str] = PAY_HAND_OPT,
     exposed: list[str] = PAY_EXPOSED_OPT,
     card: Optional[str] = PAY_CARD_OPT,
+    wall_game: bool = typer.Option(False, "--wall-game", help="Points rulesets: nobody won; each live hand scores the wall-game points, each --dead hand the dead points."),
+    penalty: list[str] = typer.Option([], "--penalty", metavar="NAME=SEAT", help="Points rulesets: charge a seat one of the event sheet's named penalties (e.g. peek_penalty=West); repeatable."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON document."),
 ) -> None:
-    """Settle a valid Mah Jongg by the ruleset's schedule, showing every step of the arithmetic."""
+    """Settle a valid Mah Jongg (or a tournament's wall game) by the ruleset's schedule, with the
+    event sheet's penalties, showing every step of the arithmetic."""
     from ..answers import CARD_VALUE, normalize, players_map, seat as to_seat
-    from ..scoring import how_of, points, standard
+    from ..scoring import add_penalties, how_of, points, standard
     from .defaults import load_for
 
     rs = load_for(ruleset)
+    names = players_map(_pairs(player, "--player"), "--player")
+    charged = _penalties(rs, penalty)
+    if wall_game:
+        _print_settlement(rs, _wall_game(rs, winner, how, discarder, value_text, hand, exposures, jokerless, dead, bettor, names, charged),
+                          as_json, None, card, {"winner": None, "how": "wall-game", "discarder": None, "value": None}, names)
+        return
+    if winner is None and how is None and charged and not (discarder or value_text or hand or exposures is not None):
+        from ..scoring import Settlement, add_penalties
+
+        alone = Settlement()  # only the sheet's penalties: a peek, a late seat, points beside the game's
+        add_penalties(alone, rs.scoring, charged, names)
+        _print_settlement(rs, alone, as_json, None, card, {"winner": None, "how": None, "discarder": None, "value": None}, names)
+        return
+    if winner is None or how is None:
+        raise UsageError("give --winner SEAT and --how HOW for a Mah Jongg, --wall-game, or --penalty NAME=SEAT alone")
     verdict, value_text, singles_and_pairs = pay_from_hand(rs, hand, exposed, card, value_text, jokerless, singles_and_pairs)
     if verdict is not None and exposures is None and rs.scoring.kind == "points":
         exposures = len(verdict.hand.exposures)  # the tiles say how many she exposed
@@ -149,7 +168,6 @@ def pay(
     if how != "discard" and dis is not None:
         raise UsageError(f"a {how} win has no discarder; drop --discarder")
     dead_seats = [to_seat(d, "--dead") for d in dead]
-    names = players_map(_pairs(player, "--player"), "--player")
     if "Bettor" in names and not bettor:  # else her name is dropped and she seems to owe nothing
         raise UsageError("--player Bettor=... names a bettor; add --bettor SEAT (or wall) for what she bet on")
     sc = rs.scoring
@@ -169,15 +187,59 @@ def pay(
         result = standard(sc if pie is None else sc.model_copy(update={"pie": pie}), winner=win, how=how, value=value, discarder=dis, jokerless=jokerless,
                           singles_and_pairs=singles_and_pairs, names=names, dead=dead_seats,
                           dice_doubles=doubles, bettor_on=_bet(bettor), **house)
+    if charged:
+        add_penalties(result, sc, charged, names)
+    _print_settlement(rs, result, as_json, verdict, card, {"winner": win, "how": how, "discarder": dis, "value": value}, names)
+
+
+def _penalties(rs: Any, raw: list[str]) -> list[tuple[str, str]]:
+    """--penalty NAME=SEAT, each a penalty the ruleset's sheet names, charged to a seat."""
+    from ..answers import seat as to_seat
+
+    out = []
+    for item in raw:
+        name, sep, who = item.partition("=")
+        if not sep or not name.strip() or not who.strip():
+            raise UsageError(f"--penalty takes NAME=SEAT (e.g. peek_penalty=West), not '{item}'")
+        out.append((name.strip(), to_seat(who, "--penalty")))
+    if out and rs.scoring.kind != "points":
+        raise UsageError(f"ruleset '{rs.id}' pays money; --penalty charges an event sheet's points")
+    return out
+
+
+def _wall_game(rs: Any, winner: Any, how: Any, discarder: Any, value: Any, hand: Any, exposures: Any, jokerless: bool,
+               dead: list[str], bettor: Any, names: dict[str, str], charged: list[tuple[str, str]]) -> Any:
+    """A tournament wall game, refusing anything that belongs to a Mah Jongg."""
+    from ..answers import seat as to_seat
+    from ..scoring import add_penalties, wall_game as score_wall
+
+    if rs.scoring.kind != "points":
+        raise UsageError(f"ruleset '{rs.id}' pays money, and nobody pays in a wall game")
+    given = [opt for opt, v in (("--winner", winner), ("--how", how), ("--discarder", discarder), ("--value", value),
+                                ("--hand", hand), ("--exposures", exposures), ("--jokerless", jokerless), ("--bettor", bettor)) if v]
+    if given:
+        raise UsageError(f"a wall game has no winner: drop {', '.join(given)}")
+    result = score_wall(rs.scoring, dead=[to_seat(d, "--dead") for d in dead], names=names)
+    add_penalties(result, rs.scoring, charged, names)
+    return result
+
+
+def _print_settlement(rs: Any, result: Any, as_json: bool, verdict: Any, card: Any, game: dict[str, Any],
+                      names: dict[str, str]) -> None:
+    sc = rs.scoring
     totals = result.totals()
     if as_json:
+        points: dict[str, int | None] = {}
+        for s in result.scores:
+            if s.party.seat:
+                points[s.party.seat] = None if s.points is None or points.get(s.party.seat, 0) is None else points.get(s.party.seat, 0) + s.points
         print_json({
             "referee_version": __version__,
             "ruleset": rs.id, "kind": sc.kind, "unit": sc.unit,
-            "winner": win, "how": how, "discarder": dis, "value": value,
+            **game,
             "lines": result.lines,
             "payments": [{"from": p.payer.seat, "to": p.payee.seat, "amount": p.amount, "formula": p.formula} for p in result.payments],
-            "points": {s.party.seat: s.points for s in result.scores},
+            "points": points,
             "totals": totals,
             "names": names,
             **({"house": result.house} if result.house else {}),
@@ -191,10 +253,11 @@ def pay(
         wrapped(out, line, first="  ", rest="    ")
     if sc.kind == "points":
         out.print("[bold]Points:[/]")
-        for s in result.scores:  # each seat once, with why she scores what she scores
+        for s in result.scores:  # each seat, with why she scores what she scores (a penalty on its own line)
             seat = s.party.seat or ""
             shown = "open" if s.points is None else f"{s.points:+d}" if s.points else "0"
-            wrapped(out, f"{result.who.get(seat, s.party.label)} {shown}", first="  ", rest="    ")
+            why = f" ({s.formula.replace('_', ' ')})" if s.party.role == "penalty" else ""
+            wrapped(out, f"{result.who.get(seat, s.party.label)}{why} {shown}", first="  ", rest="    ")
     else:
         out.print(f"[bold]Payments ({safe(sc.unit)}):[/]")
         for line in payer_lines(result):
