@@ -45,10 +45,11 @@ def _pay_args(rs: Any, o: Any) -> list[str] | None:
     facts = o.facts
     if r.settle:
         s = r.settle
-        seat = lambda role: o.facts.get(role)  # noqa: E731
-        args += ["--winner", seat(s.winner), "--how", s.how, "--value", str(facts[s.value])]
+        # the seats as the outcome bound them (a chained ruling names its winner through the first one's roles)
+        role_seat = {a.party.role: a.party.seat for a in o.awards if a.party.role in ("winner", "discarder")}
+        args += ["--winner", role_seat["winner"], "--how", s.how, "--value", str(facts[s.value])]
         if s.discarder:
-            args += ["--discarder", seat(s.discarder)]
+            args += ["--discarder", role_seat["discarder"]]
             if rs.scoring.discarder_penalties:
                 args += ["--exposures", str(facts["winner_exposures"])]
         if facts.get("jokerless") == "yes" and s.how != "joker-exchange":
