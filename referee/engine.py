@@ -12,7 +12,7 @@ from typing import Any
 from . import model as m
 from .errors import RefereeError, UsageError
 from .loader import Ruleset
-from .outcome import PLACEHOLDER, SCORING_NUMBERS, Carry, Outcome, Step, build_outcome
+from .outcome import PLACEHOLDER, SCORING_NUMBERS, Carry, Outcome, Step, build_outcome, carry_amounts
 
 MAX_STEPS = 500  # far beyond any real tree; guards a cycle the lint would have reported
 UNKNOWN = None  # a detail fact the judge chose to leave open: amounts stay symbolic
@@ -259,6 +259,7 @@ def advance(rs: Ruleset, sid: str, facts: dict[str, Any], players: dict[str, str
         build_outcome(rs, sid, psid, pnid, ruling, reached.path, facts, players or {}, carry)
         for (psid, pnid, _), (_, ruling, carry) in zip(reached.carry.passed, _passed(rs, reached))
     ]
+    carry_amounts(outcome)
     return outcome
 
 
@@ -298,6 +299,12 @@ def seat_clashes(
         wrong = [s for s in seats if d.seats and s not in d.seats]
         if wrong:
             out.append((name, f"{name}: only {' or '.join(d.seats or [])} can be {_label(name)} here, not {wrong[0]}"))
+    if ruling.settle:  # a hand the case carried in dead (the challenge settled, say) cannot be the one that won
+        won = carry.source(ruling.settle.winner, sid)[0]
+        dead_seats = {seat for name, _ in carry.dead for seat in _seats_of(facts.get(name))}
+        for seat in _seats_of(facts.get(won)):
+            if seat in dead_seats:
+                out.append((won, f"{won}: {seat}'s hand is already dead, and a dead hand cannot win; name the seat that won"))
     for i, (a, da, sa) in enumerate(known):
         for b, db, sb in known[i + 1:]:
             common = [s for s in sa if s in sb]

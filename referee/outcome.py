@@ -228,6 +228,26 @@ def build_outcome(
     )
 
 
+def carry_amounts(o: Outcome) -> None:
+    """The payments and points of the rulings the case went on from, put into the last one, each
+    marked with the ruling that set it: the last ruling's amounts are the whole settlement, so the
+    judge never adds up two rulings (a challenge's 50 cents on top of the Mah Jongg's payments)."""
+    if not o.before:
+        return
+    carried = [_marked(p, b.ruling.id) for b in o.before for p in b.payments]
+    awards = [Award(a.party, a.points, _mark(a.formula, a.points, b.ruling.id)) for b in o.before for a in b.awards]
+    o.payments = carried + o.payments
+    o.awards = awards + o.awards
+
+
+def _mark(formula: str, amount: int | None, ruling_id: str) -> str:
+    return ruling_id if amount is not None and formula == str(amount) else f"{formula}, {ruling_id}"
+
+
+def _marked(p: Payment, ruling_id: str) -> Payment:
+    return Payment(p.payer, p.payee, p.amount, _mark(p.formula, p.amount, ruling_id), p.lines)
+
+
 def _and(seats: list[str]) -> str:
     return seats[0] if len(seats) == 1 else ", ".join(seats[:-1]) + " and " + seats[-1]
 

@@ -32,23 +32,23 @@ def test_a_claim_the_tiles_contradict_is_refused(cli, claim, table, says) -> Non
 
 @pytest.mark.parametrize("claim,table,ruling", [("challenger", DEAD, "DCC-2"), ("challenged", ALIVE, "DCC-3")])
 def test_a_claim_the_tiles_bear_out_cites_the_card(cli, claim, table, ruling) -> None:
-    r = cli(*CHALLENGE, *table, "--no-input", "--json", "-a", f"challenge_outcome={claim}")
+    r = cli(*CHALLENGE, *table, "--no-input", "--json", "-a", f"challenge_outcome={claim}", "-a", "dcc_game_end=wall")
     assert r.exit_code == 0, r.output
     doc = json.loads(r.output)
-    assert doc["ruling"]["id"] == ruling
+    assert [b["ruling"]["id"] for b in doc["before"]] == [ruling] and doc["ruling"]["id"] == "WG-1"
     assert doc["card"]["confirmed"] == {"challenge_outcome": claim}
     assert doc["card"]["table"]["dead"] is (claim == "challenger")
 
 
 def test_without_tiles_the_judges_word_stands(cli) -> None:
     r = cli("rule", "dead-challenge-contested", "--seat", "challenger=East", "--seat", "challenged=South",
-            "--no-input", "--json", "-a", "challenge_outcome=challenger")
+            "--no-input", "--json", "-a", "challenge_outcome=challenger", "-a", "dcc_game_end=wall")
     assert r.exit_code == 0, r.output
-    assert json.loads(r.output)["ruling"]["id"] == "DCC-2"
+    assert json.loads(r.output)["before"][0]["ruling"]["id"] == "DCC-2"
 
 
 def test_at_the_prompt_a_claim_the_tiles_contradict_is_asked_again(cli) -> None:
-    typed = "challenger\nchallenged\n"
+    typed = "challenger\nchallenged\nwall\n"
     r = cli(*CHALLENGE, *ALIVE, input=typed)
     assert r.exit_code == 0, r.output
     text = flat(r.output)

@@ -345,7 +345,7 @@ def test_a_disputed_death_challenge_is_settled_from_the_tiles(cli) -> None:
     """Reached straight or from death-challenge, the end-of-game check reads the card: a third 6 Dot
     exposed by another player makes the challenger right; two out leave the challenged player alive."""
     tiles = ["-x", "22J2B", "-x", "44JJC", "--card", "practice", "--no-input", "--seat", "challenger=East",
-             "--seat", "challenged=South", "-a", "challenge_outcome=over"]
+             "--seat", "challenged=South", "-a", "challenge_outcome=over", "-a", "dcc_game_end=wall"]
     dead = cli("rule", "dead-challenge-contested", *tiles, "--discards", "9B J", "--exposed-by-others", "66J6D")
     assert dead.exit_code == 0, dead.output
     assert "DCC-2" in flat(dead.output) and "South pays East 50" in flat(dead.output)
@@ -353,7 +353,7 @@ def test_a_disputed_death_challenge_is_settled_from_the_tiles(cli) -> None:
     via = ["rule", "death-challenge", *tiles, "-a", "challenger_active=yes", "-a", "no_death_table_rule=no",
            "-a", "challenged_response=denies"]
     alive = json.loads(cli(*via, "--discards", "6D 6D 9B J", "--json").output)
-    assert alive["ruling"]["id"] == "DCC-3" and alive["card"]["answered"] == {"dcc_was_dead": "no"}
+    assert alive["before"][0]["ruling"]["id"] == "DCC-3" and alive["card"]["answered"] == {"dcc_was_dead": "no"}
     assert alive["card"]["table"]["open"][0]["id"] == "E2"
     wrong = cli(*via, "--discards", "6D 6D 6D", "-a", "dcc_was_dead=no")
     assert wrong.exit_code == 2 and "dcc_was_dead=no contradicts the tiles" in flat(wrong.output)

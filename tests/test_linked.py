@@ -137,3 +137,38 @@ def test_lint_names_an_unknown_then_target() -> None:
     broken = node.model_copy(update={"ruling": node.ruling.model_copy(update={"then": m.Goto(goto="no-such-situation")})})
     rs.situations["claim-window"] = sit.model_copy(update={"nodes": {**sit.nodes, "mahjong_first": broken}})
     assert any("goto names unknown situation 'no-such-situation'" in p.message for p in lint(rs))
+
+
+def test_a_death_challenge_borne_out_at_the_end_goes_on_to_the_mahjong_payments_without_retyping() -> None:
+    """One outcome, one ruling: from the first question of the challenge to the game's payments, the
+    challenge's 50 cents and the dead hand carried into the last ruling's amounts."""
+    child = _spawn("death-challenge")
+    asked = _answer_all(child, {
+        "challenger's own hand still active": "yes", "table rule": "no", "What does the challenged player say": "denies",
+        "Who turned out to be right": "challenger", "How did the game end": "mahjong", "jokerless": "no",
+        "How did the winner get her last tile": "discard", "called the other player dead": "East", "was called dead": "South",
+        "Which seat won": "West", "discarded": "North", "value of the winning hand": "30",
+    })
+    text = " Ruling " + _rest(child)
+    assert child.exitstatus == 0, text
+    assert len(asked) == len(set(asked)), asked  # nothing asked twice, under either situation's name
+    assert sum("Which seat" in q and "dead" in q for q in asked) == 2, asked  # challenger and challenged, once each
+    first, second = text.index("Ruling DCC-2"), text.index("Ruling VMJ-1")
+    assert first < text.index("Then, as 'Paying a valid Mah Jongg'") < second
+    final = " ".join(text[second:].split())
+    assert "Dead hands: South" in final  # the first ruling's dead hand is still dead in the last
+    for line in ("South pays East 50 (DCC-2)", "North pays West 60", "East pays West 30", "South pays West 30"):
+        assert line in final, final
+
+
+def test_a_dead_hand_cannot_be_named_the_winner_of_the_game_it_died_in() -> None:
+    rs = load_strict("nmjl")
+    facts = {"challenge_outcome": "challenger", "dcc_game_end": "mahjong", "jokerless": "no", "win_how": "self-pick",
+             "challenger": "East", "challenged": "South", "winner": "South", "hand_value": 25}
+    from referee.errors import UsageError
+
+    with pytest.raises(UsageError, match="South's hand is already dead, and a dead hand cannot win"):
+        advance(rs, "dead-challenge-contested", facts)
+    o = advance(rs, "dead-challenge-contested", {**facts, "challenge_outcome": "challenged"})
+    assert isinstance(o, Outcome) and o.ruling.id == "VMJ-2"  # shown live, she may have won: she collects
+    assert ("East", "South", 50) in [(p.payer.seat, p.payee.seat, p.amount) for p in o.payments]
