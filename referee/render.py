@@ -299,6 +299,10 @@ def tree_lines(rs: Ruleset, sid: str) -> list[str]:
             dead = f" · dead: {', '.join(_who_words(rs, sid, d) for d in r.dead)}" if r.dead else ""
             says = " ".join(_in_words(rs, sid, r.says).split())
             out.append(f"{prefix}{r.id} · {GAME_WORDS.get(r.game, r.game)}{dead} · {says}  [{nid}]")
+            if r.then is not None and r.then.goto == sid and r.then.at:  # the case goes on here: its questions under it
+                todo.append((r.then.at, inner + "  ", "then"))
+            elif r.then is not None:
+                out.append(f"{inner}  then: {_goto_words(rs, r.then.goto)}")
             continue
         fact = rs.fact(n.ask, sid)
         out.append(f"{prefix}? {fact.ask if fact else n.ask}  [{nid}]")
