@@ -40,6 +40,13 @@ def seat(raw: Any, what: str = "seat") -> str:
     raise UsageError(f"{what}: '{raw}' is not a seat; choose one of {', '.join(SEATS)} (or E, S, W, N)")
 
 
+def seat_by_name(typed: str, players: dict[str, str]) -> str:
+    """The seat of a player named as the prompts show her ('cy', 'West (Cy)'); else what was typed."""
+    key = " ".join(typed.split()).lower()
+    named = [s for s, name in players.items() if s in SEATS and key in (" ".join(name.split()).lower(), f"{s} ({name})".lower())]
+    return named[0] if len(named) == 1 else typed.strip()
+
+
 def player_seat(raw: Any, what: str = "player seat") -> str:
     """A seat, or the bettor (the fifth player), as `--player` and an answers file name them."""
     if str(raw).strip().lower() == BETTOR.lower():

@@ -509,6 +509,14 @@ class TableTiles(Strict):
     others_jokers: bool = Field(True, description="Jokers in the others' exposures count as ones she could still redeem")
 
 
+class Caveat(Strict):
+    """Why a published question is not plain training material (`referee quiz` leaves it out unless asked)."""
+
+    kind: Literal["contradicted", "opinion"] = Field(
+        description="contradicted: the ruleset rules otherwise than the published answer; opinion: the answer is one writer's view, not a rule")
+    note: str = Field(description="What a judge should know, in a sentence: what the source said and what this ruleset rules")
+
+
 class Answers(Strict):
     """An answers file; a scenario is an answers file with `expect`."""
 
@@ -520,6 +528,7 @@ class Answers(Strict):
         description="The published rulings question this scenario answers, paraphrased, and where it was "
         "asked and answered (URL, or publication and question); `referee test` counts these",
     )
+    caveat: Caveat | None = Field(None, description="The published answer is contradicted by this ruleset, or is one writer's opinion")
     ruleset: str | None = None
     situation: str | None = None
     answers: dict[str, Any] = Field(default_factory=dict, description="fact -> answer")

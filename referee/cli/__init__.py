@@ -166,4 +166,4 @@ def main() -> None:
 
 
 # Command modules register on `app` as they are imported; order here is the order in --help.
-from . import rule, browse, author, compare, card, handout, house, log, serve  # noqa: E402,F401  # isort: skip
+from . import rule, browse, author, compare, card, handout, house, log, serve, quiz  # noqa: E402,F401  # isort: skip

@@ -111,17 +111,24 @@ def test_(
     coverage: Optional[bool] = typer.Option(None, "--coverage/--no-coverage", help="Fail when a ruling leaf is reached by no scenario, and list every such leaf of the ruleset; off, only the tested situations' are listed (default: on when no PATHS are given)."),
 ) -> None:
     """Replay scenario files; report pass/fail and the ruling leaves no scenario reaches."""
+    from ..quiz.items import key_mismatch
     from ..scenarios import default_paths, leaves, run_file, scenario_files
 
     files = scenario_files(list(paths) if paths else default_paths())
+    quizzed = 0
+    wrong_keys: list[str] = []  # quiz items whose answer key the engine no longer rules
     if coverage is None:
         coverage = not paths
     reached: dict[Path, tuple[Any, set[str]]] = {}  # ruleset folder -> (ruleset, rulings reached)
     tested: set[str] = set()  # situations the files start in
     passed = failed = published = 0
     for f in files:
-        result, _ = run_file(f)
+        result, outcome = run_file(f)
         published += result.published
+        if result.published and outcome is not None:  # a quiz asks it: its key must be the ruling
+            asked, diffs = key_mismatch(f, outcome)
+            quizzed += asked
+            wrong_keys += [f"{f}: quiz key {d}" for d in diffs]
         tested.add(result.situation or "")
         if result.ruling and result.loaded is not None:
             reached.setdefault(result.loaded.folder, (result.loaded, set()))[1].update([result.ruling, *result.through])
@@ -136,6 +143,9 @@ def test_(
                 out.print(f"     {safe(line)}")
     out.print(f"{passed} passed, {failed} failed")
     out.print(f"{published} of them from published rulings questions")
+    for line in wrong_keys:
+        out.print(f"[red]QUIZ[/] {safe(line)}")
+    out.print(f"{quizzed} quiz item{'s' if quizzed != 1 else ''}, {len(wrong_keys)} with a key the engine no longer rules")
     uncovered = []
     for folder in sorted(reached):
         rs, hit = reached[folder]
@@ -145,7 +155,7 @@ def test_(
                 uncovered.append(f"{rs.id}: {ruling_id} ({sid}.{nid}) is reached by no scenario")
     for line in uncovered:
         out.print(safe(line))
-    if failed or (coverage and uncovered):
+    if failed or wrong_keys or (coverage and uncovered):
         raise typer.Exit(EXIT_FINDING)
 
 

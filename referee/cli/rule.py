@@ -136,7 +136,7 @@ def _seat_label(seat: str, players: dict[str, str]) -> str:
 
 
 def _prompt(q: Any, number: int, situation_help: str, players: dict[str, str]) -> Any:
-    from ..answers import is_index, normalize
+    from ..answers import is_index, normalize, seat_by_name
     from ..model import SEATS
 
     d = q.definition
@@ -184,19 +184,10 @@ def _prompt(q: Any, number: int, situation_help: str, players: dict[str, str]) -
             if options and is_index(raw, len(options)) and d.type != "choice":
                 raw = options[int(raw) - 1][0]
             elif d.type in ("seat", "seats"):
-                raw = ", ".join(_seat_by_name(part, players) for part in raw.split(","))
+                raw = ", ".join(seat_by_name(part, players) for part in raw.split(","))
             return normalize(q.fact, d, raw)
         except UsageError as exc:
             wrapped(ask, _in_words(exc.message, q), style="red")
-
-
-def _seat_by_name(typed: str, players: dict[str, str]) -> str:
-    """The seat of a player named as the list shows her ('cy', 'West (Cy)'); else what was typed."""
-    from ..model import SEATS
-
-    key = " ".join(typed.split()).lower()
-    named = [s for s, name in players.items() if s in SEATS and key in (" ".join(name.split()).lower(), f"{s} ({name})".lower())]
-    return named[0] if len(named) == 1 else typed.strip()
 
 
 def _in_words(message: str, q: Any) -> str:
