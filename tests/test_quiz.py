@@ -247,3 +247,18 @@ def test_report_and_quiz_errors_are_one_line(cli, tmp_path: Path) -> None:
     assert r.code == 2 and "at least one" in r.stderr
     r = Run(cli("quiz", "--all"))
     assert r.code == 2 and "--report" in r.stderr
+
+
+def test_a_caveated_story_is_asked_only_on_request_and_with_its_caveat(cli) -> None:
+    rs = load_strict("nmjl")
+    pool = topic_filter(rs, "jokers-in-dead-hand", items(rs, with_caveats=True))
+    caveated = [i for i in pool if i.caveat is not None]
+    assert caveated
+    answers = "none\n1\nnone\n\n" * len(pool)
+    r = Run(cli("quiz", "--topic", "jokers-in-dead-hand", "-n", str(len(pool)), "--with-caveats", input=answers))
+    assert r.code == 0, r.stderr
+    told = r.stdout + r.stderr
+    assert told.count("Caveat: this ruleset rules otherwise than the published answer") == len(caveated)
+    plain = Run(cli("quiz", "--topic", "jokers-in-dead-hand", "-n", str(len(pool)), input=answers))
+    assert "Caveat:" not in plain.stdout + plain.stderr
+    assert f"{len(pool) - len(caveated)} stories" in plain.stdout + plain.stderr

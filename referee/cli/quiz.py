@@ -19,8 +19,8 @@ PROMPTS = {
 
 
 @app.command(short_help="Train on published questions: a story, your ruling, marked; --report, --check.",
-             epilog=examples("referee quiz", "referee quiz -n 5 --topic mahjong --seed 12",
-                             "referee quiz --topic wrong-wall --judge Ann",
+             epilog=examples("referee quiz", "referee quiz -n 5 \\\n  --topic mahjong --seed 12",
+                             "referee quiz --topic wrong-wall \\\n  --judge Ann",
                              "referee quiz --report --judge Ann", "referee quiz --report --all",
                              "referee quiz --check"))
 @guarded
@@ -123,7 +123,7 @@ def _ask_item(rs: Any, item: Any, n: int, total: int, score: Any, recorder: Any)
     wrapped(ask, styled((f"Story {n} of {total}", "bold reverse"), " ", (f"{phase}", "dim")))
     wrapped(ask, item.story)
     if item.caveat is not None:
-        wrapped(ask, styled(("Caveat: ", "bold yellow"), (_caveat_words(item.caveat), "yellow")))
+        wrapped(ask, styled(("Caveat: ", "bold yellow"), (item.caveat_text, "yellow")))
     if any(names.values()):
         wrapped(ask, styled(("Players: " + ", ".join(_seat_label(s, names) for s in SEATS if s in names), "dim")))
     pay_part = "points" if item.points else "pay"
@@ -182,12 +182,6 @@ def _ask_item(rs: Any, item: Any, n: int, total: int, score: Any, recorder: Any)
         except UsageError:
             return False
     return True
-
-
-def _caveat_words(c: Any) -> str:
-    kind = ("this ruleset rules otherwise than the published answer" if c.kind == "contradicted"
-            else "the published answer is one writer's opinion, not a rule")
-    return f"{kind}. {c.note}"
 
 
 def _print_score(rs: Any, score: Any) -> None:

@@ -20,7 +20,7 @@ from ..errors import UsageError
 from ..loader import Ruleset, available, load_strict
 
 FORMATS = ("html", "md", "pdf")
-SHEETS = ("booklet", "quick", "diff", "house")
+SHEETS = ("booklet", "quick", "diff", "house", "quiz")
 PAPERS = {"letter": "Letter", "a4": "A4"}
 
 
@@ -32,11 +32,12 @@ def build(
     stamp: str | None = None,
     paper: str = "letter",
     card: Any = None,
+    quiz: dict[str, Any] | None = None,
 ) -> str | bytes:
     """One handout as text (html, md) or bytes (pdf).
 
     `base` is the ruleset a differences sheet compares against (default: the one this ruleset
-    extends). `paper` (letter or a4) sizes the PDF; the HTML fits either. `stamp` is printed on the title line (e.g. a date) only when given, so the same
+    extends). `quiz` holds the quiz sheet's n, seed, topic and with_caveats. `paper` (letter or a4) sizes the PDF; the HTML fits either. `stamp` is printed on the title line (e.g. a date) only when given, so the same
     ruleset always gives the same output.
     """
     from . import pages
@@ -62,6 +63,8 @@ def build(
         if not rs.meta.customs:
             raise UsageError(f"ruleset '{rs.id}' plays no table customs; make one with 'referee house new FOLDER', then --sheet house -r FOLDER")
         doc = pages.house_sheet(rs, "md" if fmt == "md" else "html", stamp)
+    elif sheet == "quiz":
+        doc = pages.quiz_sheet(rs, "md" if fmt == "md" else "html", stamp, **(quiz or {}))
     elif sheet == "quick":
         doc = pages.quick_sheet(rs, "md" if fmt == "md" else "html", stamp)
     else:

@@ -127,3 +127,12 @@ def house_sheet(rs: Ruleset, fmt: str, stamp: str | None = None) -> str:
     effective = rs.meta.effective or next((load_strict(rid).meta.effective for rid in reversed(rs.chain[:-1])
                                            if load_strict(rid).meta.effective), None)
     return _render("house", fmt, customs=customs, sources=sources, year=(effective or "")[:4], **_head(rs, stamp))
+
+
+def quiz_sheet(rs: Ruleset, fmt: str, stamp: str | None = None, n: int = 10, seed: int = 1,
+               topic: str | None = None, with_caveats: bool = False) -> str:
+    from .quizsheet import GAMES, questions
+
+    return _render("quiz", fmt, questions=questions(rs, n, seed, topic, with_caveats), games=GAMES, seed=seed,
+                   phases=content.PHASE_TITLES,
+                   topic=topic, **_head(rs, stamp))

@@ -47,6 +47,15 @@ class Item:
     def names(self) -> dict[str, str]:
         return dict(self.players)
 
+    @property
+    def caveat_text(self) -> str:
+        """The caveat as a judge reads it beside the story; '' when there is none."""
+        if self.caveat is None:
+            return ""
+        kind = ("this ruleset rules otherwise than the published answer" if self.caveat.kind == "contradicted"
+                else "the published answer is one writer's opinion, not a rule")
+        return f"{kind}. {' '.join(self.caveat.note.split())}"
+
 
 def key_of(expect: m.Expect, points: bool) -> Key | None:
     """The key a recorded outcome gives, or None when it does not record every part (or names a
