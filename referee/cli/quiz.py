@@ -118,7 +118,9 @@ def _ask_item(rs: Any, item: Any, n: int, total: int, score: Any, recorder: Any)
 
     names = item.names
     ask.print()
-    phase = item.phase.capitalize()
+    from ..handouts.content import PHASE_TITLES
+
+    phase = PHASE_TITLES.get(item.phase, item.phase)
     # the phase only: which situation it is, is part of what the judge must see for herself
     wrapped(ask, styled((f"Story {n} of {total}", "bold reverse"), " ", (f"{phase}", "dim")))
     wrapped(ask, item.story)

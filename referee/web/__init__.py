@@ -11,7 +11,8 @@ log, with the same event settings; a ruling recorded from a phone is stored exac
 command line stores it. Modules: `app` (settings, templates, roles, error pages), `walk` (a
 query string to the next question or the outcome; pure), `judge` (search, questions, ruling,
 record), `auth` (sign-in, a second phone waiting for the head judge, the Judges page), `head`
-(the live log, withdraw, exports, handouts), `pay` (settle a Mah Jongg), `security` (PINs,
+(the live log, withdraw, exports, handouts), `pay` (settle a Mah Jongg), `quiz`
+(the judges' quiz and the head judge's shared quiz), `security` (PINs,
 cookies, CSRF, headers, size limits), `conn` (uvicorn's HTTP protocol with a deadline per request
 and a cap per address: imported by `serve` only).
 """

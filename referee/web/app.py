@@ -76,6 +76,7 @@ class Web:
         self.templates = Jinja2Templates(env=env)
         self._versions: dict[str, str] = {}
         self._sign_ins: dict[str, tuple[float, Any]] = {}  # sign-in id -> (when read, SignIn or None)
+        self.shared_quiz: Any = None  # the quiz the head judge started for the room (web/quiz.py)
 
     def static_url(self, name: str) -> str:
         """A static file's URL with its content hash, so a new version is never served stale."""
@@ -211,7 +212,7 @@ async def _referee_error(request: Request, exc: Exception) -> Response:
 
 
 def create_app(settings: Settings) -> Starlette:
-    from . import auth, head, judge, pay
+    from . import auth, head, judge, pay, quiz
 
     routes = [
         Route("/", judge.home),
@@ -231,6 +232,12 @@ def create_app(settings: Settings) -> Starlette:
         Route("/log/stream", head.stream),
         Route("/log/export", head.export),
         Route("/handouts/{sheet}", head.handout),
+        Route("/quiz", quiz.start),
+        Route("/quiz/story", quiz.story),
+        Route("/quiz/answer", quiz.answer, methods=["POST"]),
+        Route("/quiz/score", quiz.score),
+        Route("/quiz/shared", quiz.share, methods=["POST"]),
+        Route("/quiz/board", quiz.board),
         Route("/health", judge.health),
         Route("/join", judge.join),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
