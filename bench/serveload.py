@@ -109,7 +109,7 @@ import sys
 from referee.__main__ import run
 for i in range({n}):
     sys.argv = ["referee", "rule", "mahjong-in-error", "-a", "others_acted=two", "-a", "intact_dead_before=no", "-a", "exposers=South,West",
-                "-a", "declared_value=40", "--seat", "declarer=East", "--no-input", "--json", "--table", "cli",
+                "-a", "declared_value=40", "--seat", "declarer=East", "--no-input", "--again", "--json", "--table", "cli",
                 "--event", "Bench", "--judge", "Head", "--db", {db!r}]
     try:
         run()
