@@ -103,14 +103,24 @@ def _progress() -> Any:
     return step
 
 
-@app.command("test", short_help="Replay scenarios; list failures and rulings none reaches.", epilog=examples("referee test", "referee test scenarios/nmjl/wrong-end", "referee test -v my-scenarios"))
+@app.command("test", short_help="Replay scenarios; list failures and rulings none reaches.", epilog=examples("referee test", "referee test scenarios/nmjl/wrong-end", "referee test -v my-scenarios", "referee test --search"))
 @guarded
 def test_(
     paths: list[Path] = typer.Argument(None, metavar="PATHS", help="Scenario files or folders. Default: all shipped scenarios."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="List passing scenarios too."),
     coverage: Optional[bool] = typer.Option(None, "--coverage/--no-coverage", help="Fail when a ruling leaf is reached by no scenario, and list every such leaf of the ruleset; off, only the tested situations' are listed (default: on when no PATHS are given)."),
+    search: bool = typer.Option(False, "--search", help="Instead of the scenarios, rank the judge's corpus (stories, questions and published questions told in a judge's words) as 'referee search' does: first place and top 3 for the tuned corpus and, separately, for the held-back tenth, with every miss listed."),
 ) -> None:
-    """Replay scenario files; report pass/fail and the ruling leaves no scenario reaches."""
+    """Replay scenario files; report pass/fail and the ruling leaves no scenario reaches.
+
+    --search checks the search instead: the tuned corpus must put its situation first for 97%
+    of phrasings and in the top 3 for all; the held-back set, never tuned to, must stay above
+    the floor its first measurement set."""
+    if search:
+        if paths:
+            raise UsageError("--search ranks the judge's corpus; it takes no PATHS")
+        _test_search()
+        return
     from ..quiz.items import key_mismatch
     from ..scenarios import default_paths, leaves, run_file, scenario_files
 
@@ -156,6 +166,27 @@ def test_(
     for line in uncovered:
         out.print(safe(line))
     if failed or wrong_keys or (coverage and uncovered):
+        raise typer.Exit(EXIT_FINDING)
+
+
+def _test_search() -> None:
+    from ..searchcorpus import measure
+
+    failed = False
+    for m in measure():
+        n = len(m.results)
+        out.print(f"[bold]{safe(m.name)}[/]: {n} phrasings ({safe(', '.join(m.files))})")
+        for label, got, bar in (("first place", m.first, m.first_bar), ("top 3", m.top3, m.top3_bar)):
+            mark = "[green]ok[/]" if m.share(got) >= bar else "[red]BELOW[/]"
+            out.print(f"  {label}: {got} of {n} ({m.share(got):.1%}; at least {bar:.0%}) {mark}")
+        for r in m.misses:
+            p = r.phrasing
+            tag = "[yellow]2nd/3rd[/]" if r.top3 else "[red]MISSED[/]"
+            found = ", ".join(r.ranked) or "nothing"
+            out.print(f"  {tag} {safe(p.ruleset)} {safe(p.situation)}: '{safe(p.text)}' -> {safe(found)}")
+            out.print(f"          [dim]{safe(p.scenario or p.where)}[/]")
+        failed = failed or not m.passed
+    if failed:
         raise typer.Exit(EXIT_FINDING)
 
 
