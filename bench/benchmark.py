@@ -3,7 +3,8 @@
 Every figure is the median over RUNS interleaved runs of a ratio (or a time) measured within one
 run, so a machine busy with other work slows both sides of each ratio alike:
 
-  ruling       `referee rule --answers FILE --json --no-input` / a one-command typer program  (<= 1.2)
+  ruling       `referee rule --answers FILE --json --no-input` / a one-command typer program  (<= 1.0)
+  ruling -a    the same answers typed: `referee rule SITUATION -a FACT=VALUE -s ROLE=SEAT ...`  (<= 1.0)
   help         `referee --help` / the same typer program                                      (<= 1.0)
   rulesets     `referee rulesets` (every shipped ruleset) / the ruling                         (<= 1.2)
   load N cold  load (parse + validate) of a generated ruleset of N situations, no cache  (1,000: < 1 s)
@@ -101,6 +102,19 @@ def run_once(cmd: list[str], env: dict[str, str]) -> Sample:
     return took, usage.ru_utime + usage.ru_stime
 
 
+def typed(answers: Path) -> list[str]:
+    """The answers file's situation and answers as a judge types them (-r, -a, -s, -p)."""
+    import yaml
+
+    data = yaml.safe_load(answers.read_text(encoding="utf-8"))
+    words = [data["situation"]] + (["-r", data["ruleset"]] if data.get("ruleset") else [])
+    for flag, key in (("-a", "answers"), ("-s", "seats"), ("-p", "players")):
+        for name, value in (data.get(key) or {}).items():
+            value = ",".join(map(str, value)) if isinstance(value, list) else value
+            words += [flag, f"{name}={'yes' if value is True else 'no' if value is False else value}"]
+    return words
+
+
 def commands(work: Path, answers: Path) -> tuple[dict[str, list[str]], dict[str, str]]:
     typer_file = work / "minimal_typer.py"
     typer_file.write_text(MINIMAL_TYPER, encoding="utf-8")
@@ -113,6 +127,7 @@ def commands(work: Path, answers: Path) -> tuple[dict[str, list[str]], dict[str,
     return {
         "typer": [py, str(typer_file), "--name", "judge"],
         "rule": [py, "-m", "referee", "rule", "--answers", str(answers), "--json", "--no-input"],
+        "rule -a": [py, "-m", "referee", "rule", *typed(answers), "--json", "--no-input"],
         "help": [py, "-m", "referee", "--help"],
         "rulesets": [py, "-m", "referee", "rulesets"],
     }, env
@@ -169,6 +184,7 @@ def main() -> int:
     print(f"referee benchmark, {datetime.date.today().isoformat()}, {args.runs} interleaved runs")
     print(f"machine: {machine()}")
     print(f"ruling: referee rule --answers {answers.relative_to(ROOT) if answers.is_relative_to(ROOT) else answers} --json --no-input")
+    print(f"ruling -a: referee rule {' '.join(typed(answers))} --json --no-input")
     print()
 
     work = Path(tempfile.mkdtemp(prefix="referee-bench-"))
@@ -185,7 +201,8 @@ def main() -> int:
             for name in order:
                 wall[name].append(run_once(cmds[name], env))
         table.add("typer program (baseline)", median(wall["typer"]), "s", None)
-        table.add("ruling / typer program", median_ratio(wall["rule"], wall["typer"]), "x", 1.2)
+        table.add("ruling / typer program", median_ratio(wall["rule"], wall["typer"]), "x", 1.0)
+        table.add("ruling -a / typer program", median_ratio(wall["rule -a"], wall["typer"]), "x", 1.0)
         table.add("referee --help / typer program", median_ratio(wall["help"], wall["typer"]), "x", 1.0)
         table.add("referee rulesets / ruling", median_ratio(wall["rulesets"], wall["rule"]), "x", 1.2)
 

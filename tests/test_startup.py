@@ -4,7 +4,9 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
+ROOT = Path(__file__).resolve().parent.parent
 HEAVY = ["jinja2", "sqlite3", "psycopg", "starlette", "uvicorn", "anyio", "referee.web"]  # optional extras: their commands only
 
 
@@ -125,3 +127,95 @@ print("ok")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert p.returncode == 0, p.stderr
     assert p.stdout.strip().endswith("ok"), p.stdout
+
+
+# What a ruling may not import: the modules of the other commands. `referee.store` and its
+# `context` say where the log and the event are (a ruling reads the event's ruleset); the log
+# itself (`store.db`, `store.rulings`, sqlite3) is opened only for a ruling that is recorded.
+OTHER_COMMANDS = ("referee.web", "referee.handouts", "referee.diff", "referee.quiz", "referee.house", "referee.search",
+                  "referee.cli.browse", "referee.cli.author", "referee.cli.compare", "referee.cli.card",
+                  "referee.cli.handout", "referee.cli.house", "referee.cli.log", "referee.cli.serve",
+                  "referee.cli.quiz", "referee.cli.diffview", "sqlite3", "jinja2", "yaml")
+STORE_FOR_A_RULING = {"referee.store", "referee.store.context"}
+PROBE = """
+import atexit, runpy, sys
+atexit.register(lambda: print("\\nMODULES " + " ".join(sorted(sys.modules)), file=sys.stderr))
+sys.argv = ["referee", *sys.argv[1:]]
+runpy.run_module("referee", run_name="__main__")
+"""
+
+
+def _ruling_imports(*args: str) -> tuple[set[str], str]:
+    """The modules a `referee rule` run in a fresh process has loaded by its end, and its
+    `-X importtime` report (which names the importer of each)."""
+    cmd = [sys.executable, "-X", "importtime", "-c", PROBE, "rule", *args, "--json", "--no-input"]
+    for _ in range(2):  # the first run writes the cache entries a judge's second ruling reads
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=120, cwd=ROOT)
+        assert p.returncode == 0, p.stderr[-2000:]
+    mods = set(p.stderr.rsplit("MODULES ", 1)[1].split())
+    return mods, p.stderr
+
+
+def _forbidden(mods: set[str], allowed: tuple[str, ...] = ()) -> list[str]:
+    def under(name: str, pkg: str) -> bool:
+        return name == pkg or name.startswith(pkg + ".")
+
+    bad = [m for m in mods if any(under(m, pkg) for pkg in OTHER_COMMANDS) and not any(under(m, a) for a in allowed)]
+    bad += [m for m in mods if under(m, "referee.store") and m not in STORE_FOR_A_RULING]
+    bad += [m for m in mods if under(m, "referee.cards") and not any(under(m, a) for a in allowed)]
+    return sorted(bad)
+
+
+def _importers(report: str, names: list[str]) -> str:
+    """The lines of the -X importtime report that show how the first forbidden module came in."""
+    lines = [line for line in report.splitlines() if line.startswith("import time:")]
+    at = next((i for i, line in enumerate(lines) if line.split("|")[-1].strip() in names), None)
+    return "\n".join(lines[max(0, (at or 0) - 8): (at or 0) + 8]) if at is not None else ""
+
+
+def test_a_ruling_imports_no_other_command() -> None:
+    """Issue 28: a ruling from an answers file, and one typed with -a/-s, load only the ruling's own
+    modules: not the log, the server, the handouts, the diff, the quiz or the card."""
+    answers = str(ROOT / "scenarios" / "nmjl" / "blind-pass-peek" / "peeked-first-left.yaml")
+    for args in (["--answers", answers], ["blind-pass-peek", "-a", "bpp_saw_face=yes", "-s", "peeker=West"]):
+        mods, report = _ruling_imports(*args)
+        assert "referee.cli.rule" in mods and "referee.engine" in mods  # the probe saw a real ruling
+        bad = _forbidden(mods)
+        assert not bad, f"referee rule {' '.join(args)} imports {bad}:\n{_importers(report, bad)}"
+
+
+def test_a_ruling_with_tiles_imports_the_card_and_nothing_else() -> None:
+    answers = str(ROOT / "scenarios" / "nmjl" / "mahjong-verification" / "card-hand-makes-a-line.yaml")
+    mods, report = _ruling_imports("--answers", answers)
+    assert "referee.cards.verify" in mods  # its tiles were judged against the card
+    bad = _forbidden(mods, allowed=("referee.cards",))
+    assert not bad, f"a ruling with tiles imports {bad}:\n{_importers(report, bad)}"
+
+
+def test_every_command_is_named_with_the_module_that_registers_it() -> None:
+    """`referee COMMAND` imports only the module `app.where` names for it: a command missing there
+    would still run, but only by importing every command first (and slowly)."""
+    code = """
+from referee.cli import app
+from referee.cli.helpfmt import _name
+commands = {_name(c): c.callback.__module__ for c in app.registered_commands}
+commands |= {g.name: g.typer_instance.registered_commands[0].callback.__module__ for g in app.registered_groups}
+print(sorted(commands.items()))
+print(sorted((k, "referee.cli." + v) for k, v in app.where.items()))
+"""
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    registered, named = p.stdout.splitlines()
+    assert registered == named
+
+
+def test_a_group_runs_with_only_its_own_module() -> None:
+    mods, _ = _run_imports(["log", "--help"])
+    assert "referee.cli.log" in mods
+    assert not {"referee.cli.rule", "referee.cli.serve", "referee.cli.card"} & mods
+
+
+def _run_imports(args: list[str]) -> tuple[set[str], str]:
+    p = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert p.returncode == 0, p.stderr
+    return set(p.stderr.rsplit("MODULES ", 1)[1].split()), p.stdout

@@ -57,8 +57,39 @@ def _format_options(cmd: Any, ctx: Any, formatter: Any) -> None:
 
 
 class Command(TyperCommand):
+    def get_params(self, ctx: Any) -> list[Any]:
+        return _coerce_when_given(super().get_params(ctx))
+
     def format_options(self, ctx: Any, formatter: Any) -> None:
         _format_options(self, ctx, formatter)
+
+
+class _NotGiven:
+    """An option left out needs no converter: typer turns a missing value into None (or () for a
+    repeatable one) before it converts anything, yet builds the converter (a pydantic TypeAdapter,
+    about a millisecond each) first. A ruling leaves out most of `rule`'s 24 options."""
+
+    __slots__ = ("build",)
+
+    def __init__(self, build: Any) -> None:
+        self.build = build
+
+    def coerce(self, value: Any, param: Any, ctx: Any) -> Any:
+        if value is None:
+            return () if param.multiple or param.nargs == -1 else None
+        if value in ((), []) and param.type_descriptor.is_list:
+            return []  # what the list converter makes of no items
+        return self.build().coerce(value, param=param, ctx=ctx)
+
+
+def _coerce_when_given(params: list[Any]) -> list[Any]:
+    for param in params:
+        build = getattr(param, "get_runtime_param", None)
+        if build is None or "get_runtime_param" in vars(param) or getattr(param, "_runtime_param", False) is not None:
+            continue  # done already, or another typer: its own way
+        lazy = _NotGiven(build)
+        param.get_runtime_param = lambda param=param, lazy=lazy: param._runtime_param or lazy
+    return params
 
 
 class Group(TyperGroup):
@@ -67,33 +98,97 @@ class Group(TyperGroup):
         extra.setdefault("terminal_width", min(width(), MAX_WIDTH))
         return super().make_context(info_name, args, parent=parent, **extra)
 
+    def get_params(self, ctx: Any) -> list[Any]:
+        return _coerce_when_given(super().get_params(ctx))
+
     def format_options(self, ctx: Any, formatter: Any) -> None:
         _format_options(self, ctx, formatter)
         self.format_commands(ctx, formatter)
 
 
 class App(typer.Typer):
-    """A Typer whose commands all print the plain, narrow-friendly help."""
+    """A Typer whose commands all print the plain, narrow-friendly help.
+
+    Its commands may live in modules that register them on import (`modules`): the program
+    then imports only the module of the command it runs, and every module, in the order named,
+    the moment anything else reads the commands (the help, a typo, a test's runner)."""
 
     def __init__(self, **kw: Any) -> None:
+        self._commands: list[Any] = []
+        self._groups: list[Any] = []
+        self.where: dict[str, str] = {}  # command or group name -> the module that registers it
+        self._package = ""
+        self._pending = False  # modules named and not all imported yet
         super().__init__(cls=Group, rich_markup_mode=None, **kw)
+
+    def modules(self, package: str, where: dict[str, str]) -> None:
+        """Name the module (in `package`) that registers each command; --help lists them in
+        the order of `where`."""
+        self._package, self.where, self._pending = package, where, True
+
+    # typer reads and appends to these two lists; reading them loads every module first
+    @property
+    def registered_commands(self) -> list[Any]:
+        self._load_all()
+        return self._commands
+
+    @registered_commands.setter
+    def registered_commands(self, value: list[Any]) -> None:
+        self._commands = value
+
+    @property
+    def registered_groups(self) -> list[Any]:
+        self._load_all()
+        return self._groups
+
+    @registered_groups.setter
+    def registered_groups(self, value: list[Any]) -> None:
+        self._groups = value
+
+    def _load_all(self) -> None:
+        if not self._pending:
+            return
+        self._pending = False  # registering (an append) reads the lists again
+        order = list(dict.fromkeys(self.where.values()))
+        for module in order:
+            _import(f"{self._package}.{module}")
+        # a module imported on its own first (a command run, a test) still takes its place in --help
+        rank = {name: order.index(module) for name, module in self.where.items()}
+        self._commands.sort(key=lambda c: rank.get(_name(c), len(order)))
+        self._groups.sort(key=lambda g: rank.get(g.name or "", len(order)))
 
     def command(self, *args: Any, **kw: Any) -> Any:
         kw.setdefault("cls", Command)
         return super().command(*args, **kw)
 
     def __call__(self, *args: Any, **kw: Any) -> Any:
-        """Run the program, building only the command named first on the command line when
-        there is one: typer builds every command's options up front, which costs a ruling
-        about as much as the ruling itself. Anything else (a group, an option, a typo) builds all."""
+        """Run the program, importing and building only the command (or group) named first on
+        the command line when there is one: typer builds every command's options up front, which
+        costs a ruling about as much as the ruling itself, and a command's module may import more.
+        Anything else (an option, a typo, no command) imports and builds all."""
         words = kw.get("args")
         words = sys.argv[1:] if words is None else list(words)
-        named = [c for c in self.registered_commands if words and _name(c) == words[0]]
-        if len(named) != 1:
+        first = words[0] if words else None
+        if first in self.where and self._pending:
+            self._pending = False  # just this module: its registering must not load the rest
+            try:
+                _import(f"{self._package}.{self.where[first]}")
+            finally:
+                self._pending = True
+        commands = [c for c in self._commands if _name(c) == first]
+        groups = [g for g in self._groups if first is not None and g.name == first]
+        if len(commands) + len(groups) != 1:
             return super().__call__(*args, **kw)
         only = copy.copy(self)
-        only.registered_commands, only.registered_groups = named, []
+        only._pending = False
+        only.registered_commands, only.registered_groups = commands, groups
         return typer.Typer.__call__(only, *args, **kw)
+
+
+def _import(module: str) -> None:
+    # __import__, not importlib.import_module: `python -X importtime` reports only the former,
+    # and it is how a reader finds what a command costs at start
+    __import__(module)
 
 
 def _name(command: Any) -> str:
