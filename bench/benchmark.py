@@ -51,6 +51,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 
 import synthetic  # noqa: E402
+from table import Sample, Table  # noqa: E402,F401 (cards.py and the load scripts print their rows the same way)
 
 MINIMAL_TYPER = """\
 import typer
@@ -85,9 +86,6 @@ def default_answers() -> Path:
     if not files:
         sys.exit("no scenario files found under scenarios/; pass --answers FILE")
     return files[0]
-
-
-Sample = tuple[float, float]  # (wall seconds, CPU seconds)
 
 
 def run_once(cmd: list[str], env: dict[str, str]) -> Sample:
@@ -151,27 +149,6 @@ def median_ratio(tops: list[Sample], bottoms: list[Sample], scale: float = 1.0) 
     )
 
 
-class Table:
-    """Rows of (wall, CPU) medians, printed as they come (so a time limit loses only the rest).
-
-    The verdict uses CPU time, which other work on a shared machine disturbs least.
-    """
-
-    LINE = "{:<38}  {:>10}  {:>10}  {:>10}  {}"
-
-    def __init__(self) -> None:
-        print(self.LINE.format("measure", "wall", "CPU", "target", "").rstrip())
-        print(self.LINE.format("-" * 38, "-" * 10, "-" * 10, "-" * 10, "------"))
-
-    def add(self, what: str, value: Sample, unit: str, target: float | None) -> None:
-        def show(v: float) -> str:
-            return f"{v:.2f}x" if unit == "x" else f"{v * 1000:.1f} ms"
-
-        goal = "" if target is None else f"<= {target:g}x" if unit == "x" else f"< {target * 1000:g} ms"
-        verdict = "" if target is None else "ok" if value[1] <= target else "MISSED"
-        print(self.LINE.format(what, show(value[0]), show(value[1]), goal, verdict).rstrip(), flush=True)
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=11, help="interleaved runs per figure (at least 11 for the README)")
@@ -226,7 +203,7 @@ def main() -> int:
 def load_rows(table: Table, work: Path, sizes: list[int], runs: int) -> None:
     os.environ["REFEREE_CACHE_DIR"] = str(work / "cache")
     os.environ.pop("REFEREE_NO_CACHE", None)
-    from referee import cache, loader
+    from referee.rules import cache, loader
 
     folders = {n: synthetic.write(work / "rulesets", n, f"synthetic-{n}").resolve() for n in sizes}
     loader.load("nmjl")  # imports and pydantic validators built once, outside the timings
@@ -266,8 +243,9 @@ def load_rows(table: Table, work: Path, sizes: list[int], runs: int) -> None:
 
 
 def search_rows(table: Table, folder: Path, runs: int) -> None:
-    from referee import loader, search as module
-    from referee.search import search
+    from referee.rules import loader
+    from referee.search import rank as module
+    from referee.search.rank import search
 
     def fresh() -> None:  # a judge's query is new to the process; memoised scores would flatter it
         for value in vars(module).values():
@@ -293,7 +271,7 @@ def search_rows(table: Table, folder: Path, runs: int) -> None:
 HANDOUTS = """
 import sys, time
 from referee.handouts import build
-from referee.loader import available, load_strict
+from referee.rules.loader import available, load_strict
 rulesets = [load_strict(rid) for rid in available()]  # loading is measured above; this times the handouts
 start, cpu = time.perf_counter(), time.process_time()
 for rs in rulesets:

@@ -36,7 +36,8 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 
-from benchmark import Table, commands, machine, median, median_ratio, run_once  # noqa: E402
+from benchmark import commands, machine, median, median_ratio, run_once  # noqa: E402
+from table import Table  # noqa: E402
 
 
 def hands(idx, n: int, rng: random.Random):  # noqa: ANN001, ANN201

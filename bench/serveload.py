@@ -188,6 +188,6 @@ def serve_rows(table: Any, env: dict[str, str], quick: bool = False) -> None:
 
 if __name__ == "__main__":
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from benchmark import Table
+    from table import Table
 
     serve_rows(Table(), dict(os.environ))

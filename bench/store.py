@@ -37,9 +37,9 @@ sys.path.insert(0, str(ROOT / "tests"))
 import measured  # noqa: E402
 import pgserver  # noqa: E402
 
-from referee.loader import load_strict  # noqa: E402
-from referee.render import outcome_json  # noqa: E402
-from referee.scenarios import run  # noqa: E402
+from referee.rules.loader import load_strict  # noqa: E402
+from referee.ruling.render import outcome_json  # noqa: E402
+from referee.ruling.scenarios import run  # noqa: E402
 from referee.store.context import LogContext, db_path  # noqa: E402
 from referee.store.record import Ruling, new_id  # noqa: E402
 from referee.store.rulings import Filters, RulingsLog, check, record  # noqa: E402

@@ -154,6 +154,6 @@ if __name__ == "__main__":
 
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     sys.path.insert(0, str(ROOT))
-    from benchmark import Table
+    from table import Table
 
     venue_rows(Table(), dict(os.environ), quick="--quick" in sys.argv)  # --quick: as CI runs it, without the flood

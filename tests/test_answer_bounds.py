@@ -4,10 +4,10 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
-from referee.answers import CARD_VALUE, is_index, normalize
+from referee.ruling.answers import CARD_VALUE, is_index, normalize
 from referee.cli import app
 from referee.errors import UsageError
-from referee.model import FactDef
+from referee.rules.model import FactDef
 
 CHOICE = FactDef(type="choice", ask="Which?", choices={"a": "Alpha", "b": "Beta"})
 PAY = ["pay", "--winner", "E", "--how", "discard", "--discarder", "W"]

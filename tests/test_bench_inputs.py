@@ -6,8 +6,8 @@ import sys
 from pathlib import Path
 from urllib.parse import parse_qs
 
-from referee.loader import load_strict
-from referee.scenarios import run
+from referee.rules.loader import load_strict
+from referee.ruling.scenarios import run
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from referee import cache, loader
-from referee.checks import lint
+from referee.rules import cache, loader
+from referee.lint.checks import lint
 
 ROOT = Path(__file__).resolve().parent.parent
 BROKEN = ROOT / "tests" / "broken" / "rulesets"
@@ -225,7 +225,7 @@ def test_a_ruling_text_damaged_on_disk_is_a_miss_not_read_out(disk: Path, parses
 
 
 def test_an_answers_entry_damaged_on_disk_is_a_miss(disk: Path, tmp_path: Path) -> None:
-    from referee.scenarios import load_file
+    from referee.ruling.scenarios import load_file
 
     path = tmp_path / "case.yaml"
     path.write_text(ANSWERS, encoding="utf-8")
@@ -307,7 +307,7 @@ seats:
 
 
 def test_an_answers_file_is_validated_once_per_content(disk: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from referee import scenarios
+    from referee.ruling import scenarios
 
     path = tmp_path / "case.yaml"
     path.write_text(ANSWERS, encoding="utf-8")
@@ -324,7 +324,7 @@ def test_an_answers_file_is_validated_once_per_content(disk: Path, tmp_path: Pat
 
 def test_a_cached_answers_file_still_names_the_line_of_a_bad_answer(disk: Path, tmp_path: Path) -> None:
     from referee.errors import LoadError
-    from referee.scenarios import facts_of, load_file
+    from referee.ruling.scenarios import facts_of, load_file
 
     path = tmp_path / "case.yaml"
     path.write_text(ANSWERS.replace("West", "Nowhere"), encoding="utf-8")
@@ -339,7 +339,7 @@ def test_a_cached_answers_file_still_names_the_line_of_a_bad_answer(disk: Path, 
 
 def test_an_invalid_answers_file_is_never_cached(disk: Path, tmp_path: Path) -> None:
     from referee.errors import LoadError
-    from referee.scenarios import load_file
+    from referee.ruling.scenarios import load_file
 
     path = tmp_path / "case.yaml"
     path.write_text("situation: wrong-end\nanswerz: {}\n", encoding="utf-8")
@@ -352,7 +352,7 @@ def test_an_invalid_answers_file_is_never_cached(disk: Path, tmp_path: Path) -> 
 def test_a_ruling_from_the_cache_builds_only_the_situations_it_walks(disk: Path, tmp_path: Path) -> None:
     """A ruling unpickles two or three situations, not the ruleset's sixty (the walk's step bound
     once counted every node, which built them all)."""
-    from referee.engine import advance
+    from referee.ruling.engine import advance
 
     folder = copy_ruleset(tmp_path)
     loader.load(folder)
@@ -377,7 +377,7 @@ def _returns_soon(call) -> None:  # type: ignore[no-untyped-def]
 def test_a_fifo_in_place_of_an_entry_is_a_miss_not_a_hang(disk: Path, tmp_path: Path, kind: str) -> None:
     import os
 
-    from referee.scenarios import load_file
+    from referee.ruling.scenarios import load_file
 
     folder = copy_ruleset(tmp_path)
     path = tmp_path / "case.yaml"

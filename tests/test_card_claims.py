@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from referee.model import FactDef
+from referee.rules.model import FactDef
 
 CHALLENGE = ["rule", "dead-challenge-contested", "-x", "22J2B", "-x", "44JJC", "--card", "practice",
              "--seat", "challenger=East", "--seat", "challenged=South"]

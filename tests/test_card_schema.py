@@ -8,7 +8,7 @@ import fastjsonschema
 import pytest
 import yaml
 
-from referee import schema
+from referee.lint import schema
 from referee.cards import notation
 from referee.cards.store import locate
 

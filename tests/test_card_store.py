@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.cachefiles import loads_plain
+from referee.rules.cachefiles import loads_plain
 from referee.cards import store
 from referee.cards.index import CardIndex
 
@@ -98,4 +98,4 @@ print(json.dumps(sorted(m for m in sys.modules if m.startswith("referee"))))
     again = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
     assert again.returncode == 0, again.stderr
     loaded = set(json.loads(again.stdout.splitlines()[-1]))
-    assert not loaded & {"referee.model", "referee.loader", "referee.cache", "referee.cards.expand", "referee.yamlload"}
+    assert not loaded & {"referee.rules.model", "referee.rules.loader", "referee.rules.cache", "referee.cards.expand", "referee.rules.yamlload"}

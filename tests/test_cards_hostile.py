@@ -155,7 +155,7 @@ def test_no_text_field_reaches_the_terminal_raw_and_check_warns(cli, tmp_path, f
 @pytest.mark.parametrize("what", NASTY)
 def test_check_warns_of_each_kind_of_control(tmp_path, what) -> None:
     from referee.cards.notation import read_card
-    from referee.yamlload import parse
+    from referee.rules.yamlload import parse
 
     doc = _with(lambda d: None)
     doc["sections"][0]["lines"][0]["note"] = f"A{NASTY[what]}B"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from referee.engine import Outcome, advance
-from referee.loader import load_strict
+from referee.ruling.engine import Outcome, advance
+from referee.rules.loader import load_strict
 
 WRONG_END_FALSE_MJ = {"several_wrong_end": "no", "wrong_end_discard_mj": "yes", "mahjong_valid": "no",
                       "picker": "North", "winner": "South"}

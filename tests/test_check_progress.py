@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from clirun import drain
-from referee import lintcache
+from referee.lint import cache as lintcache
 
 BROKEN = Path(__file__).resolve().parent / "broken" / "rulesets"
 
@@ -37,7 +37,8 @@ def test_check_shows_progress_on_a_terminal_only() -> None:
 
 def _counted_check(monkeypatch: pytest.MonkeyPatch, folder: Path, *command: str) -> tuple[list[str], int]:
     """The problems `referee check` (or `command`) prints for `folder`, and how many times the lint really ran."""
-    from referee import cache, checks
+    from referee.rules import cache
+    from referee.lint import checks
     from referee.cli import app
 
     runs = []

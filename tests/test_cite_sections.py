@@ -9,10 +9,10 @@ import pytest
 from typer.testing import CliRunner
 
 from clirun import Run
-from referee import loader
-from referee.checks import lint, unlisted_sections
+from referee.rules import loader
+from referee.lint.checks import lint, unlisted_sections
 from referee.cli import app
-from referee.loader import load_strict
+from referee.rules.loader import load_strict
 
 
 def referee(*args: str) -> Run:

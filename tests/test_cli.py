@@ -18,8 +18,8 @@ import referee
 from typer.testing import CliRunner
 
 from referee.cli import app
-from referee.loader import available, load_strict
-from referee.scenarios import scenario_files
+from referee.rules.loader import available, load_strict
+from referee.ruling.scenarios import scenario_files
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
@@ -449,7 +449,7 @@ def test_show_errors() -> None:
 
 
 def test_show_cuts_no_ruling_short() -> None:
-    from referee.render import tree_lines
+    from referee.ruling.render import tree_lines
 
     rs = load_strict("nmjl")
     line = next(x for x in tree_lines(rs, "served-early") if " SE-2 · " in x)
@@ -462,7 +462,7 @@ def test_show_cuts_no_ruling_short() -> None:
 
 
 def test_show_every_shipped_situation() -> None:
-    from referee.render import tree_graph, tree_lines
+    from referee.ruling.render import tree_graph, tree_lines
 
     for rid in available():
         rs = load_strict(rid)

@@ -7,7 +7,7 @@ import pytest
 from test_cli import run
 
 from referee.diff import diff, key_of, summarize
-from referee.loader import load_strict
+from referee.rules.loader import load_strict
 
 PAIRS = [("nmjl", "card-game"), ("nmjl", "amja"), ("tournament", "tournament-crak"), ("nmjl", "house-example")]
 
@@ -189,7 +189,7 @@ def test_a_path_no_seats_can_rule_is_reported_once_as_first_walked(tmp_path, mon
     where all four seats already play other parts: no seat suits, and the path is reported once.
     (The shipped card-game now carries 'converted' into its own question, so that path is gone;
     an overlay that restores the League's jump keeps it for this test.)"""
-    from referee import loader
+    from referee.rules import loader
 
     folder = tmp_path / "old-card-game"
     (folder / "situations").mkdir(parents=True)

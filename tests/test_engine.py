@@ -1,14 +1,14 @@
-"""Unit tests of referee.engine on a small ruleset written for them (shipped content may change)."""
+"""Unit tests of referee.ruling.engine on a small ruleset written for them (shipped content may change)."""
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
 
-from referee import engine
-from referee.engine import Outcome, Question, advance, walk
+from referee.ruling import engine
+from referee.ruling.engine import Outcome, Question, advance, walk
 from referee.errors import UsageError
-from referee.loader import Ruleset, load
+from referee.rules.loader import Ruleset, load
 
 FILES = {
     "ruleset.yaml": """\
@@ -161,7 +161,7 @@ def rs(tmp_path_factory: pytest.TempPathFactory) -> Ruleset:
         (folder / name).write_text(text, encoding="utf-8")
     ruleset, problems = load(folder)
     assert ruleset is not None and not problems, problems
-    from referee.checks import lint
+    from referee.lint.checks import lint
 
     assert lint(ruleset) == []
     return ruleset
@@ -378,8 +378,8 @@ def test_engine_is_pure(rs: Ruleset) -> None:
 
 
 def test_open_seats_word_the_settlement_once_and_mid_sentence() -> None:
-    from referee.loader import load_strict
-    from referee.scenarios import run
+    from referee.rules.loader import load_strict
+    from referee.ruling.scenarios import run
 
     rs = load_strict("nmjl")
     o = run(rs, "valid-mahjong", {"mahjong_valid": "yes", "jokerless": "no", "win_how": "discard", "hand_value": 25}, {})

@@ -15,8 +15,8 @@ import pytest
 from typer.testing import CliRunner
 
 from referee.cli import app
-from referee.loader import data_dir, load_strict
-from referee.scenarios import replay, scenario_files
+from referee.rules.loader import data_dir, load_strict
+from referee.ruling.scenarios import replay, scenario_files
 
 from clirun import Run
 

@@ -9,11 +9,11 @@ import pytest
 from typer.testing import CliRunner
 
 from clirun import Run
-from referee import loader
-from referee import model as m
-from referee.checks import lint
+from referee.rules import loader
+from referee.rules import model as m
+from referee.lint.checks import lint
 from referee.cli import app
-from referee.loader import load_strict
+from referee.rules.loader import load_strict
 
 OTHER_EVENTS = ("DEST", "ILM-PTS", "CRAK", "TMT", "MJM")
 OHD = ["rule", "-r", "tournament-mahjcon", "obvious-hand-discard", "-a", "mahjong_valid=yes", "-s", "winner=North",

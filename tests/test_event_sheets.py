@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from referee import loader
-from referee.checks import lint
-from referee.loader import data_dir
+from referee.rules import loader
+from referee.lint.checks import lint
+from referee.rules.loader import data_dir
 
 RULESETS = data_dir("rulesets")
 SHIPPED = sorted(p.name for p in RULESETS.iterdir() if (p / "ruleset.yaml").is_file())
@@ -165,7 +165,7 @@ def test_a_directors_number_defaults_to_the_sheets_own() -> None:
 
 def test_the_phone_page_takes_the_default_for_a_blank_number() -> None:
     pytest.importorskip("starlette")
-    from referee.engine import Question
+    from referee.ruling.engine import Question
     from referee.web.walk import _value
 
     rs = _load(RULESETS / "tournament-crak")

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from referee.loader import load_strict
-from referee.search import search, words
+from referee.rules.loader import load_strict
+from referee.search.rank import search, words
 
 HERE = Path(__file__).parent
 STORIES = yaml.safe_load((HERE / "event_stories.yaml").read_text(encoding="utf-8"))
@@ -34,7 +34,7 @@ def test_every_new_situation_has_three_stories(rid: str) -> None:
 
 
 def test_every_event_only_situation_has_stories() -> None:
-    from referee.loader import data_dir
+    from referee.rules.loader import data_dir
 
     missing = []
     for folder in sorted(data_dir("rulesets").iterdir()):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from referee.diff import every_ruling
-from referee.loader import available, load_strict
+from referee.rules.loader import available, load_strict
 
 
 @pytest.mark.parametrize("rid", sorted(available()))

@@ -11,7 +11,7 @@ import re
 import pytest
 
 from referee.handouts import flowchart
-from referee.loader import available, load_strict
+from referee.rules.loader import available, load_strict
 
 NUMBER = r"(-?[\d.]+)"
 ANSWER = re.compile(rf'<g class="answer"><rect x="{NUMBER}" y="{NUMBER}" width="{NUMBER}" height="{NUMBER}"[^>]*/>'

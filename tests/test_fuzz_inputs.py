@@ -183,7 +183,7 @@ def warm_cache() -> dict[str, Any]:
 def cached_run(where: Path) -> tuple[str, str]:
     import os
 
-    from referee import cache, loader
+    from referee.rules import cache, loader
     from referee.handouts import pages
 
     def forget() -> None:  # read what is on disk, as a new process would

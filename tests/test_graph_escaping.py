@@ -13,8 +13,8 @@ import pytest
 from typer.testing import CliRunner
 
 from referee.cli import app
-from referee.loader import load_strict
-from referee.render import tree_graph
+from referee.rules.loader import load_strict
+from referee.ruling.render import tree_graph
 
 NASTY = [
     'ends in a backslash \\',

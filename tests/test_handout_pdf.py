@@ -12,7 +12,7 @@ import pytest
 
 from referee.handouts import build
 from referee.handouts.pdf import ARGS, available, chromium, print_page
-from referee.loader import load_strict
+from referee.rules.loader import load_strict
 
 REASON = available()
 pytestmark = pytest.mark.skipif(REASON is not None, reason=f"PDF handouts cannot be made here: {REASON}")

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from referee.handouts import build, content, flowchart, paytable
-from referee.loader import data_dir, load_strict
-from referee.render import tree_graph
-from referee.scenarios import compare, facts_of, load_file, run
-from referee.scoring import standard
+from referee.rules.loader import data_dir, load_strict
+from referee.ruling.render import tree_graph
+from referee.ruling.scenarios import compare, facts_of, load_file, run
+from referee.ruling.scoring import standard
 
 ROOT = Path(__file__).resolve().parent.parent
 HOUSE = ROOT / "tests" / "rulesets" / "house"

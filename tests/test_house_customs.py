@@ -13,9 +13,9 @@ from typer.testing import CliRunner
 from referee.cli import app
 from referee.diff import diff, summarize
 from referee.house import catalogue, choose, read_answers, write
-from referee.lintcache import lint
-from referee.loader import load, load_strict
-from referee.scenarios import leaves, run_file
+from referee.lint.cache import lint
+from referee.rules.loader import load, load_strict
+from referee.ruling.scenarios import leaves, run_file
 
 CAT = catalogue()
 

@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.diff import diff
-from referee.loader import load_strict
+from referee.rules.loader import load_strict
 
 OVERLAY = """\
 id: {id}

@@ -13,7 +13,7 @@ from referee.cli import app
 from referee.handouts import build
 from referee.handouts.pdf import ARGS, available, chromium, print_page
 from referee.house import catalogue, choose, write
-from referee.loader import load
+from referee.rules.loader import load
 
 # the longest sheet the wizard allows: every custom that conflicts with none chosen before it
 CAT = catalogue()

@@ -49,19 +49,19 @@ class _Interrupted:
 
 def test_ctrl_c_while_the_command_line_is_parsed(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """typer turns Ctrl-C during parsing (here in --version, an eager option) into a silent exit 130."""
-    import referee.cli
+    import referee.cli.base
 
-    monkeypatch.setattr(referee.cli, "out", _Interrupted())
+    monkeypatch.setattr(referee.cli.base, "out", _Interrupted())
     monkeypatch.setattr(sys, "argv", ["referee", "--version"])
     said_interrupted_once(capsys)
 
 
 def test_ctrl_c_inside_a_command_says_so_once(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    import referee.loader
+    import referee.rules.loader as loader
 
     def interrupted(*args: Any, **kwargs: Any) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(referee.loader, "load_strict", interrupted)
+    monkeypatch.setattr(loader, "load_strict", interrupted)
     monkeypatch.setattr(sys, "argv", ["referee", "list"])
     said_interrupted_once(capsys)

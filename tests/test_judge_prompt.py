@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from referee.engine import advance
-from referee.loader import load_strict
-from referee.search import near_tie, search
+from referee.ruling.engine import advance
+from referee.rules.loader import load_strict
+from referee.search.rank import near_tie, search
 
 from test_interactive import spawn
 

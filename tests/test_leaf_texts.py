@@ -13,13 +13,13 @@ from typing import Any
 
 import pytest
 
-from referee import model as m
-from referee.checks import lint
-from referee.deadtext import dead_claims, says_dead
-from referee.engine import Outcome
-from referee.loader import available, load_strict
-from referee.render import outcome_lines
-from referee.scenarios import run
+from referee.rules import model as m
+from referee.lint.checks import lint
+from referee.ruling.deadtext import dead_claims, says_dead
+from referee.ruling.engine import Outcome
+from referee.rules.loader import available, load_strict
+from referee.ruling.render import outcome_lines
+from referee.ruling.scenarios import run
 
 SAYS_DEAD = [
     "{picker}'s hand is dead.",

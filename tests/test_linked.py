@@ -9,10 +9,10 @@ import sys
 
 import pytest
 
-from referee import model as m
-from referee.engine import Question, advance
-from referee.loader import load_strict
-from referee.outcome import Outcome
+from referee.rules import model as m
+from referee.ruling.engine import Question, advance
+from referee.rules.loader import load_strict
+from referee.ruling.outcome import Outcome
 
 pexpect = pytest.importorskip("pexpect")
 TIMEOUT = 20
@@ -127,7 +127,7 @@ def test_json_carries_the_first_ruling_under_before() -> None:
 def test_lint_names_an_unknown_then_target() -> None:
     import dataclasses
 
-    from referee.checks import lint
+    from referee.lint.checks import lint
 
     rs = dataclasses.replace(load_strict("nmjl"))
     rs.situations = dict(rs.situations)

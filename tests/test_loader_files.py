@@ -14,8 +14,8 @@ from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.errors import LoadError
-from referee.loader import load
-from referee.yamlload import MAX_BYTES, parse, read
+from referee.rules.loader import load
+from referee.rules.yamlload import MAX_BYTES, parse, read
 
 ROOT = Path(__file__).resolve().parent.parent
 

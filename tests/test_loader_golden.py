@@ -18,9 +18,9 @@ from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.errors import LoadError
-from referee.loader import validate
-from referee.schema import KINDS
-from referee.yamlload import read
+from referee.rules.loader import validate
+from referee.lint.schema import KINDS
+from referee.rules.yamlload import read
 
 BROKEN = Path(__file__).resolve().parent / "broken"
 FILES = sorted(p.relative_to(BROKEN) for p in BROKEN.glob("*/*.yaml") if p.parts[-2] in KINDS)
@@ -115,14 +115,14 @@ def test_every_line_names_path_line_col(in_broken: Path) -> None:
 
 
 def test_yes_no_on_off_stay_text() -> None:
-    from referee.yamlload import parse
+    from referee.rules.yamlload import parse
 
     doc = parse("a: yes\nb: no\nc: on\nd: off\ne: true\nf: 2026-04-01\n", "x.yaml")
     assert doc.data == {"a": "yes", "b": "no", "c": "on", "d": "off", "e": True, "f": "2026-04-01"}
 
 
 def test_duplicate_key_names_both_lines() -> None:
-    from referee.yamlload import parse
+    from referee.rules.yamlload import parse
 
     with pytest.raises(LoadError) as info:
         parse("a: 1\nb:\n  c: 1\n  c: 2\n", "x.yaml")
@@ -131,7 +131,7 @@ def test_duplicate_key_names_both_lines() -> None:
 
 @pytest.mark.parametrize("tag", ["!!python/object:os.system", "!!python/name:os.system", "!custom"])
 def test_tags_are_refused(tag: str) -> None:
-    from referee.yamlload import parse
+    from referee.rules.yamlload import parse
 
     with pytest.raises(LoadError) as info:
         parse(f"a: {tag} x\n", "x.yaml")

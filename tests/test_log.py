@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from referee.cli import app
-from referee.scenarios import replay as run_scenario
+from referee.ruling.scenarios import replay as run_scenario
 from referee.store.db import SCHEMA_VERSION
 
 from clirun import Run

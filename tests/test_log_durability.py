@@ -19,9 +19,9 @@ HOUSE = Path(__file__).resolve().parent / "rulesets" / "house"
 WRITER = """
 import sys
 from pathlib import Path
-from referee.loader import load_strict
-from referee.render import outcome_json
-from referee.scenarios import run
+from referee.rules.loader import load_strict
+from referee.ruling.render import outcome_json
+from referee.ruling.scenarios import run
 from referee.store.context import LogContext, db_path
 from referee.store.rulings import record
 

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from referee.checks import question_depths
+from referee.lint.checks import question_depths
 from referee.cli import app
-from referee.loader import load_strict
-from referee.render import tree_graph
+from referee.rules.loader import load_strict
+from referee.ruling.render import tree_graph
 
 N = 1200
 HEADER = "id: chain\ntitle: Long chain\nversion: '1'\nsources:\n  BOOK:\n    title: The book\n"

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from referee import loader
-from referee.checks import lint
-from referee.engine import Outcome, advance
+from referee.rules import loader
+from referee.lint.checks import lint
+from referee.ruling.engine import Outcome, advance
 
 BASE_SIT = """\
 id: tiny

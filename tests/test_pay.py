@@ -8,9 +8,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from referee.errors import UsageError
-from referee.loader import load_strict
-from referee.model import SEATS, Scoring
-from referee.scoring import points, standard
+from referee.rules.loader import load_strict
+from referee.rules.model import SEATS, Scoring
+from referee.ruling.scoring import points, standard
 
 MONEY = Scoring()
 seats = st.sampled_from(SEATS)
@@ -202,7 +202,7 @@ def test_house_double_dice(cli):
 
 
 def test_settle_ruling_uses_the_same_code():
-    from referee.engine import advance
+    from referee.ruling.engine import advance
 
     rs = load_strict("nmjl")
     o = advance(rs, "valid-mahjong", {"mahjong_valid": "yes", "jokerless": "yes", "singles_and_pairs": "no",

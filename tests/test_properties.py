@@ -17,13 +17,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee import model as m
-from referee.deadtext import says_dead
-from referee.engine import Outcome, Question, advance, check_answer
+from referee.rules import model as m
+from referee.ruling.deadtext import says_dead
+from referee.ruling.engine import Outcome, Question, advance, check_answer
 from referee.errors import UsageError
-from referee.loader import available, load_strict
-from referee.render import outcome_json, outcome_lines
-from referee.scoring import Settlement, standard
+from referee.rules.loader import available, load_strict
+from referee.ruling.render import outcome_json, outcome_lines
+from referee.ruling.scoring import Settlement, standard
 
 MAX_QUESTIONS = 40  # decisions plus details; a real tree needs far fewer
 

@@ -5,10 +5,10 @@ from typing import Any
 
 import pytest
 
-from referee import model as m
-from referee.engine import branch
-from referee.loader import Ruleset, available, load_strict
-from referee.search import search
+from referee.rules import model as m
+from referee.ruling.engine import branch
+from referee.rules.loader import Ruleset, available, load_strict
+from referee.search.rank import search
 
 MAX_DECISIONS = 7  # questions from a situation's start to any ruling, gotos followed
 
@@ -131,7 +131,7 @@ def test_every_situation_is_findable_and_explained(rid: str) -> None:
 
 
 def test_the_depth_measure_counts_a_fact_once_across_a_goto(tmp_path) -> None:
-    from referee.loader import load
+    from referee.rules.loader import load
 
     (tmp_path / "situations").mkdir()
     (tmp_path / "ruleset.yaml").write_text("id: d\ntitle: D\nversion: '1'\nsources: {B: {title: B}}\n")

@@ -6,7 +6,7 @@ import re
 import pytest
 
 from referee.handouts import build, phrases, sheets
-from referee.loader import load_strict
+from referee.rules.loader import load_strict
 
 
 def _lines(rid: str) -> dict[str, sheets.QuickLine]:
@@ -95,7 +95,7 @@ def _problems(piece: str, questions: list[str], base: set[str]) -> list[str]:
 
 
 def test_every_when_phrase_of_every_shipped_ruleset_is_grammatical() -> None:
-    from referee.loader import available
+    from referee.rules.loader import available
 
     bad = []
     for rid in available():
@@ -132,7 +132,7 @@ def test_a_fact_s_short_phrase_is_what_the_sheet_says() -> None:
 
 
 def test_a_short_phrase_for_an_answer_the_question_lacks_is_refused(tmp_path) -> None:
-    from referee.model import FactDef
+    from referee.rules.model import FactDef
 
     with pytest.raises(ValueError, match="'maybe' is not an answer"):
         FactDef(type="yesno", ask="Was it down?", short={"maybe": "it might be down"})

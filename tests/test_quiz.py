@@ -9,13 +9,13 @@ import pytest
 
 from clirun import Run
 from referee.errors import UsageError
-from referee.loader import available, load_strict
+from referee.rules.loader import available, load_strict
 from referee.quiz.draw import draw, topic_filter
 from referee.quiz.items import (Key, corpus_stories, differences, item_of, items, key_from_outcome, outcome_of)
 from referee.quiz.marking import mark, parse_dead, parse_game, parse_pay
 from referee.quiz.progress import judges, trends
 from referee.quiz.score import Score
-from referee.scenarios import load_file
+from referee.ruling.scenarios import load_file
 from referee.store.quiz import QuizLog
 
 ROOT = Path(__file__).resolve().parent.parent

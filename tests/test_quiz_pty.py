@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.loader import load_strict
+from referee.rules.loader import load_strict
 from referee.quiz.draw import draw
 from referee.quiz.items import items
 

@@ -12,7 +12,7 @@ import pytest
 from clirun import Run
 from referee.handouts import build
 from referee.handouts.pdf import available
-from referee.loader import load_strict
+from referee.rules.loader import load_strict
 from referee.quiz.draw import draw
 from referee.quiz.items import items
 from referee.quiz.marking import said

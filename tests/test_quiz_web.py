@@ -8,7 +8,7 @@ from pathlib import Path
 
 from web_helpers import HEAD_PIN, client, field, sign_in
 
-from referee.loader import load_strict
+from referee.rules.loader import load_strict
 from referee.quiz.draw import draw
 from referee.quiz.items import items
 from referee.store.quiz import QuizLog

@@ -9,12 +9,12 @@ import pytest
 import typer
 
 import referee
-from referee import model as m
+from referee.rules import model as m
 from referee.cli import app
 from referee.cli.consoles import SafeConsole
 from referee.cli.show import wrapped
-from referee.engine import details
-from referee.loader import available, load_strict
+from referee.ruling.engine import details
+from referee.rules.loader import available, load_strict
 from test_cli import HOUSE, run
 
 

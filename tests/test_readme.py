@@ -44,7 +44,7 @@ def normal(text: str) -> str:
 
 
 def test_the_readme_shows_the_content_hash_the_shipped_rules_have() -> None:
-    from referee.loader import load_strict
+    from referee.rules.loader import load_strict
 
     shown = re.findall(r"^ruleset ([a-z0-9-]+) (\S+) \(([0-9a-f]{12})\)", README, flags=re.M)
     assert shown, "the README shows no ruling's ruleset line"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.engine import Question, advance
-from referee.loader import load_strict
+from referee.ruling.engine import Question, advance
+from referee.rules.loader import load_strict
 
 
 def _asked(ruleset: str, sid: str, facts: dict[str, Any]) -> list[str]:

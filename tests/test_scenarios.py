@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from referee.loader import available, load_strict
-from referee.scenarios import leaves, run_file, scenario_files
+from referee.rules.loader import available, load_strict
+from referee.ruling.scenarios import leaves, run_file, scenario_files
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = scenario_files([ROOT / "scenarios"])

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from referee import schema
+from referee.lint import schema
 
 KINDS = sorted(schema.KINDS)
 
@@ -16,7 +16,7 @@ def test_committed_schema_is_current(kind: str) -> None:
     assert path.is_file(), f"{path} is missing: run `referee schema --write` and commit referee/schema/"
     committed = path.read_text(encoding="utf-8")
     assert committed == schema.text(kind), (
-        f"{path.name} is stale (the models in referee/model.py changed): "
+        f"{path.name} is stale (the models in referee/rules/model.py changed): "
         "run `referee schema --write` and commit referee/schema/"
     )
 
@@ -43,7 +43,7 @@ def test_write_all_writes_what_text_generates(tmp_path) -> None:
 
 def test_shipped_files_point_editors_at_the_schema() -> None:
     """Every shipped situation file names its schema on the first line, and that schema exists."""
-    from referee.loader import available
+    from referee.rules.loader import available
 
     for folder in available().values():
         for f in sorted((folder / "situations").glob("*.yaml")):

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from referee.loader import load_strict
-from referee.search import MAX_TERMS, exact, index, search
-from referee.searchwords import MAX_CHARS, pairs, terms
+from referee.rules.loader import load_strict
+from referee.search.rank import MAX_TERMS, exact, index, search
+from referee.search.words import MAX_CHARS, pairs, terms
 
 
 @pytest.fixture(scope="module")
@@ -119,7 +119,7 @@ def test_a_huge_query_reads_a_bounded_prefix(sits) -> None:  # type: ignore[no-u
 
 
 def test_a_narrower_premise_is_read_from_the_situations_names(sits) -> None:  # type: ignore[no-untyped-def]
-    from referee.search import premise_of
+    from referee.search.rank import premise_of
 
     have = {s.id: premise_of(s) for s in sits if premise_of(s)}
     assert have == {"three-player-false-mahjong": "short-handed", "short-handed-game": "short-handed",
@@ -138,7 +138,7 @@ def test_a_narrower_premise_is_read_from_the_situations_names(sits) -> None:  # 
     ("playing online she clicked the wrong tile", {"online"}),
 ])
 def test_the_premise_a_story_states(story: str, stated: set[str]) -> None:
-    from referee.search import stated_premises
+    from referee.search.rank import stated_premises
 
     assert stated_premises(story) == stated
 
@@ -156,14 +156,14 @@ def test_a_premise_the_story_never_states_never_ranks_first(sits) -> None:  # ty
     "how much do we owe on a self pick", "what does east pay when she throws the winning tile",
 ])
 def test_amount_questions_list_the_payment_situation(sits, question: str) -> None:  # type: ignore[no-untyped-def]
-    from referee.search import asks_amount
+    from referee.search.rank import asks_amount
 
     assert asks_amount(question)
     assert "valid-mahjong" in [h.situation.id for h in search(sits, question, limit=3)]
 
 
 def test_a_story_is_not_an_amount_question() -> None:
-    from referee.search import asks_amount
+    from referee.search.rank import asks_amount
 
     assert not asks_amount("she picked from the wrong wall")
     assert not asks_amount("false mahj, two of us threw in")

@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 
-from referee.engine import Outcome, Question, advance, check_answer
+from referee.ruling.engine import Outcome, Question, advance, check_answer
 from referee.errors import UsageError
-from referee.loader import load_strict
-from referee.scenarios import run
+from referee.rules.loader import load_strict
+from referee.ruling.scenarios import run
 
 TWO_THREW_IN = {"others_acted": "two", "intact_dead_before": "no", "declarer": "East", "declared_value": 40}
 
@@ -92,8 +92,8 @@ def test_heavenly_hand_refuses_another_winner() -> None:
 
 
 def test_lint_names_a_may_also_be_that_is_not_a_role() -> None:
-    from referee import model as m
-    from referee.checks import lint
+    from referee.rules import model as m
+    from referee.lint.checks import lint
 
     # A copy: load_strict's ruleset is shared by every later test in this process.
     rs = dataclasses.replace(load_strict("nmjl"))

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
-from referee import model as m
+from referee.rules import model as m
 from referee.cli import app
-from referee.loader import available, load_strict
+from referee.rules.loader import available, load_strict
 
 from clirun import Run
 from test_interactive import finish, pexpect, spawn  # noqa: F401  (pexpect: skip without it)

@@ -29,7 +29,7 @@ def test_rule_json_path_does_not_import_jinja2(tmp_path) -> None:
 import sys
 from typer.testing import CliRunner
 from referee.cli import app
-from referee.loader import available, load_strict
+from referee.rules.loader import available, load_strict
 rs = load_strict("nmjl")
 sid = sorted(rs.situations)[0]
 r = CliRunner().invoke(app, ["rule", sid, "--no-input", "--json"])
@@ -51,7 +51,7 @@ assert r.exit_code == 0, r.output
 """
     _modules_after(code)  # the first run writes the cache entry (REFEREE_CACHE_DIR is a temporary folder)
     mods = _modules_after(code)
-    assert "yaml" not in mods and "referee.yamlload" not in mods
+    assert "yaml" not in mods and "referee.rules.yamlload" not in mods
 
 
 def test_a_json_ruling_by_id_imports_neither_rich_nor_search() -> None:
@@ -104,13 +104,13 @@ def test_the_collector_is_off_for_start_up_only() -> None:
 import gc, sys
 from referee import cli
 seen = []
-import referee.engine as engine
+import referee.ruling.engine as engine
 original = engine.advance
 def spy(*a, **k):
     seen.append(gc.isenabled())
     return original(*a, **k)
 engine.advance = spy
-import referee.scenarios as scenarios
+import referee.ruling.scenarios as scenarios
 scenarios.advance = spy
 sys.argv = ["referee", "rule", "wrong-end", "-a", "several_wrong_end=no", "-a", "wrong_end_discard_mj=no",
             "--seat", "picker=West", "--no-input", "--json"]
@@ -132,7 +132,7 @@ print("ok")
 # What a ruling may not import: the modules of the other commands. `referee.store` and its
 # `context` say where the log and the event are (a ruling reads the event's ruleset); the log
 # itself (`store.db`, `store.rulings`, sqlite3) is opened only for a ruling that is recorded.
-OTHER_COMMANDS = ("referee.web", "referee.handouts", "referee.diff", "referee.quiz", "referee.house", "referee.search",
+OTHER_COMMANDS = ("referee.web", "referee.handouts", "referee.diff", "referee.quiz", "referee.house", "referee.search", "referee.lint",
                   "referee.cli.browse", "referee.cli.author", "referee.cli.compare", "referee.cli.card",
                   "referee.cli.handout", "referee.cli.house", "referee.cli.log", "referee.cli.serve",
                   "referee.cli.quiz", "referee.cli.diffview", "sqlite3", "jinja2", "yaml")
@@ -179,7 +179,7 @@ def test_a_ruling_imports_no_other_command() -> None:
     answers = str(ROOT / "scenarios" / "nmjl" / "blind-pass-peek" / "peeked-first-left.yaml")
     for args in (["--answers", answers], ["blind-pass-peek", "-a", "bpp_saw_face=yes", "-s", "peeker=West"]):
         mods, report = _ruling_imports(*args)
-        assert "referee.cli.rule" in mods and "referee.engine" in mods  # the probe saw a real ruling
+        assert "referee.cli.rule" in mods and "referee.ruling.engine" in mods  # the probe saw a real ruling
         bad = _forbidden(mods)
         assert not bad, f"referee rule {' '.join(args)} imports {bad}:\n{_importers(report, bad)}"
 

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from referee.errors import UsageError
-from referee.loader import load_strict
-from referee.search import search, words
-from referee.searchcorpus import corpus, heldback, measure, read
+from referee.rules.loader import load_strict
+from referee.search.corpus import corpus, heldback, measure, read
+from referee.search.rank import search, words
 
 HERE = Path(__file__).parent
 
@@ -54,7 +54,7 @@ def test_the_held_back_set_is_a_tenth_of_the_corpus() -> None:
 
 
 def test_published_phrasings_name_their_scenarios() -> None:
-    from referee.loader import data_dir
+    from referee.rules.loader import data_dir
 
     root = data_dir("scenarios")
     bad = [f"{p.where}: {p.scenario}" for p in corpus(HERE) + heldback(HERE)

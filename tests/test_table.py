@@ -241,8 +241,8 @@ def test_show_takes_several_words() -> None:
 
 @pytest.mark.parametrize("rid", ["nmjl", "tournament", "card-game"])
 def test_show_prints_questions_and_rulings_in_words(rid: str) -> None:
-    from referee.loader import load_strict
-    from referee.render import tree_lines
+    from referee.rules.loader import load_strict
+    from referee.ruling.render import tree_lines
 
     rs = load_strict(rid)
     for sid, sit in rs.situations.items():

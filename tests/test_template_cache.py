@@ -13,7 +13,7 @@ import pytest
 from jinja2.bccache import bc_magic
 
 from referee.handouts import pages
-from referee.loader import load_strict
+from referee.rules.loader import load_strict
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.handouts import build
-from referee.loader import load_strict
+from referee.rules.loader import load_strict
 
 
 def test_rulesets_shows_each_rulesets_content_hash() -> None:

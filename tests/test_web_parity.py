@@ -9,8 +9,8 @@ import pytest
 
 pytest.importorskip("starlette", reason="the web extra is not installed")
 
-from referee.render import outcome_json  # noqa: E402
-from referee.scenarios import facts_of, load_file, ruleset_of, run  # noqa: E402
+from referee.ruling.render import outcome_json  # noqa: E402
+from referee.ruling.scenarios import facts_of, load_file, ruleset_of, run  # noqa: E402
 from referee.web.walk import PLAYER, walk  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent

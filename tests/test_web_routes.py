@@ -127,7 +127,7 @@ def test_unknown_situation_is_404(db: Path) -> None:
 def test_a_value_off_the_choices_is_400_listing_the_choices(db: Path) -> None:
     r = client(db).get("/s/mahjong-in-error?others_acted=banana")
     assert r.status_code == 400
-    from referee.loader import load_strict
+    from referee.rules.loader import load_strict
 
     choices = load_strict("nmjl").fact("others_acted", "mahjong-in-error").choices
     alert = re.search(r'role="alert">(.*?)</p>', r.text, re.S).group(1)

@@ -169,7 +169,7 @@ def card_of(rs: Any, name: str | None) -> CardIndex:
             return load(text)
         if not rs.meta.extends:
             break
-        from ..loader import load_strict
+        from ..rules.loader import load_strict
 
         rs = load_strict(rs.meta.extends)
     raise UsageError(f"no card: add --card practice (the invented practice card) or --card PATH (your own card "

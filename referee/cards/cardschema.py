@@ -68,7 +68,7 @@ _SECTION: dict[str, Any] = {
 
 
 def schema() -> dict[str, Any]:
-    """The card file's JSON Schema (without $schema and title: `referee.schema` adds them)."""
+    """The card file's JSON Schema (without $schema and title: `referee.lint.schema` adds them)."""
     doc = {
         "type": "object",
         "description": "A year's card for `referee hand verify|dead` and the rulings answered with tiles.",

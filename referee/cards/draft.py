@@ -98,7 +98,7 @@ def _value(value: Any) -> str:
 
 
 def _check(text: str, line: dict[str, Any]) -> Offered:
-    from ..yamlload import parse
+    from ..rules.yamlload import parse
     from .lint import lint
     from .notation import read_card
     from .printed import example, varies

@@ -120,8 +120,7 @@ def example(found: list[Any]) -> tuple[str, int, str]:
     """One hand a line makes, as a judge would type it, for reading the card back against the
     printed one: (tiles, jokers it needs, reading). The first target the set can make without
     jokers, else the one needing fewest (a quint of a number needs one)."""
-    from .tiles import COPIES
-    from .verify import block_text
+    from .tiles import COPIES, block_text
 
     best: tuple[int, str, str] | None = None
     for _, blocks, words, _, _ in found:

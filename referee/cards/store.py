@@ -53,8 +53,8 @@ def locate(name: str) -> Path:
 
 def check(path: Path, raw_bytes: bytes | None = None) -> tuple[Card, list[Any], list[Any], list[Any]]:
     """(card, errors, warnings, targets per line) of one card file, for `referee card check`."""
-    from ..files import decode, read_bytes
-    from ..yamlload import parse
+    from ..rules.files import decode, read_bytes
+    from ..rules.yamlload import parse
     from .lint import lint
 
     doc = parse(decode(read_bytes(path, MAX_CARD_BYTES) if raw_bytes is None else raw_bytes, path), str(path))
@@ -65,7 +65,7 @@ def check(path: Path, raw_bytes: bytes | None = None) -> tuple[Card, list[Any], 
 
 def load(name: str) -> CardIndex:
     """The card ready for matching; a card with problems is refused, its first problem placed."""
-    from ..files import read_bytes
+    from ..rules.files import read_bytes
 
     path = locate(name)
     raw_bytes = read_bytes(path, MAX_CARD_BYTES)
@@ -99,7 +99,7 @@ def _code_stamp() -> str:
 
 
 def _entry(path: Path) -> Path | None:
-    from ..cachefiles import folder
+    from ..rules.cachefiles import folder
 
     where = folder()
     if where is None:
@@ -108,7 +108,7 @@ def _entry(path: Path) -> Path | None:
 
 
 def _fetch(path: Path, digest: str) -> CardIndex | None:
-    from ..cachefiles import loads_plain, read_entry
+    from ..rules.cachefiles import loads_plain, read_entry
 
     entry = _entry(path)
     if entry is None:
@@ -130,7 +130,7 @@ def _fetch(path: Path, digest: str) -> CardIndex | None:
 
 
 def _store(path: Path, digest: str, idx: CardIndex) -> None:
-    from ..cachefiles import write_whole
+    from ..rules.cachefiles import write_whole
 
     entry = _entry(path)
     if entry is None:

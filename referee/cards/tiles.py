@@ -168,3 +168,11 @@ def check_supply(c: list[int], jokers: int, what: str) -> None:
             raise UsageError(f"{what}: {n} x {short(t)}, but a set has only {COPIES[t]}{hint}")
     if jokers > JOKERS:
         raise UsageError(f"{what}: {jokers} jokers, but a set has only {JOKERS}")
+
+
+def block_text(tiles: tuple[int, ...]) -> str:
+    """A resolved block as a judge would type it: '2033B', 'NEWS', 'FF', '2B02C6D'."""
+    suits = {x // 9 for x in tiles if x < 27}
+    if len(suits) == 1 and all(x < 27 or x == WHITE for x in tiles):
+        return "".join(str(x % 9 + 1) if x < 27 else "0" for x in tiles) + SUIT_LETTERS[suits.pop()]
+    return "".join(short(x) for x in tiles)

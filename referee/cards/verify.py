@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 
 from ..errors import UsageError
 from .index import BITS, GUARD, CardIndex, Target, over, pack, total
-from .tiles import (COPIES, echo, HAND_SIZE, KINDS, SUIT_LETTERS, WHITE, Exposure, check_supply, count, counts, group_text, name,
-                    parse_exposure, parse_tiles, short)
+from .tiles import (COPIES, echo, HAND_SIZE, KINDS, Exposure, check_supply, count, counts, group_text, name,
+                    block_text, parse_exposure, parse_tiles)  # block_text: kept importable from here
 
 SIZE_WORD = {1: "single", 2: "pair", 3: "pung", 4: "kong", 5: "quint", 6: "sextet"}
 
@@ -296,14 +296,6 @@ def _exposure_misfit(tg: Target, hand: Hand) -> str:
         if e.jokers and not have[1]:
             return f"exposure {e.text} holds a joker, but this line's {group_text(e.tile, e.size)} takes none"
     return "its exposures cannot all be placed in this line's groups"
-
-
-def block_text(tiles: tuple[int, ...]) -> str:
-    """A resolved block as a judge would type it: '2033B', 'NEWS', 'FF', '2B02C6D'."""
-    suits = {x // 9 for x in tiles if x < 27}
-    if len(suits) == 1 and all(x < 27 or x == WHITE for x in tiles):
-        return "".join(str(x % 9 + 1) if x < 27 else "0" for x in tiles) + SUIT_LETTERS[suits.pop()]
-    return "".join(short(x) for x in tiles)
 
 
 __all__ = ["Hand", "Made", "Near", "Verdict", "block_text", "nearest", "read_hand", "verify"]

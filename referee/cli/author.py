@@ -8,7 +8,7 @@ from typing import Any, Optional
 import typer
 
 from ..errors import LoadError, UsageError
-from . import EXIT_FINDING, app, err, examples, guarded, out, safe
+from .base import EXIT_FINDING, app, err, examples, guarded, out, safe
 
 
 @app.command(short_help="Validate and lint rulesets and scenarios.", epilog=examples("referee check", "referee check rulesets/my-house", "referee check scenarios/nmjl", "referee check --sections"))
@@ -21,10 +21,10 @@ def check(
 
     A citation 'KEY: section' is checked against the headings its source lists under
     `sections:`; `--sections` names every cited source that lists none."""
-    from ..loader import available, load
-    from ..lintcache import lint
-    from ..scenarios import default_paths, replay, scenario_files
-    from ..targets import classify
+    from ..rules.loader import available, load
+    from ..lint.cache import lint
+    from ..ruling.scenarios import default_paths, replay, scenario_files
+    from ..ruling.targets import classify
 
     problems = []
     targets: list[str] = []
@@ -70,7 +70,7 @@ def check(
 
 
 def _unlisted_sections(rulesets: list[Any]) -> None:
-    from ..checks import unlisted_sections
+    from ..lint.checks import unlisted_sections
 
     found: dict[str, set[str]] = {}
     for rs in rulesets:
@@ -122,7 +122,7 @@ def test_(
         _test_search()
         return
     from ..quiz.items import key_mismatch
-    from ..scenarios import default_paths, leaves, run_file, scenario_files
+    from ..ruling.scenarios import default_paths, leaves, run_file, scenario_files
 
     files = scenario_files(list(paths) if paths else default_paths())
     quizzed = 0
@@ -170,7 +170,7 @@ def test_(
 
 
 def _test_search() -> None:
-    from ..searchcorpus import measure
+    from ..search.corpus import measure
 
     failed = False
     for m in measure():
@@ -197,7 +197,7 @@ def schema(
     write: bool = typer.Option(False, "--write", help="Write every schema into the package's schema folder."),
 ) -> None:
     """Print the JSON Schema of a file kind, for editors' autocompletion."""
-    from .. import schema as sch
+    from ..lint import schema as sch
 
     if write:
         for p in sch.write_all():

@@ -7,7 +7,7 @@ import typer
 
 from ..errors import LoadError, UsageError
 from ..safe import clean, controls
-from . import EXIT_FINDING, RULESET_OPT, app, err, examples, guarded, out, print_json, safe
+from .base import EXIT_FINDING, RULESET_OPT, app, err, examples, guarded, out, print_json, safe
 from .show import styled, width, wrapped
 
 
@@ -25,7 +25,7 @@ def search(
     forgiven. --json adds, for each match, the title or alias that matched best ("matched")
     and the typed words found in the situation ("words").
     """
-    from ..search import asks_amount, near_tie, search as find
+    from ..search.rank import asks_amount, near_tie, search as find
     from .defaults import load_for
 
     if limit < 1:  # else every story would be 'no situation matches'
@@ -61,7 +61,7 @@ def list_(
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """The situations of a ruleset, by phase of the game."""
-    from ..model import PHASES
+    from ..rules.model import PHASES
     from .defaults import load_for
 
     if phase is not None:
@@ -96,7 +96,7 @@ def show(
     fmt: str = typer.Option("text", "--format", "-f", metavar="FORMAT", help="text, mermaid or dot."),
 ) -> None:
     """One situation's decision tree."""
-    from ..render import tree_graph, tree_lines
+    from ..ruling.render import tree_graph, tree_lines
     from .defaults import load_for
 
     rs = load_for(ruleset)
@@ -106,7 +106,7 @@ def show(
             indent = len(line) - len(line.lstrip(" "))
             wrapped(out, line.lstrip(" "), first=" " * indent, rest=" " * (indent + 4))
     elif fmt in ("mermaid", "dot"):
-        from ..lintcache import lint
+        from ..lint.cache import lint
 
         problems = lint(rs)  # a graph is drawn from a tree the lint passed (cached: a big ruleset lints for seconds)
         if problems:
@@ -121,7 +121,7 @@ def _situation_for(rs: object, words: str) -> str:
     match of a search (said on standard error); near-tied matches are named, not guessed."""
     import difflib
 
-    from ..search import exact, near_tie, search
+    from ..search.rank import exact, near_tie, search
 
     sits = list(rs.situations.values())  # type: ignore[attr-defined]
     if words in rs.situations:  # type: ignore[attr-defined]
@@ -146,7 +146,7 @@ def _situation_for(rs: object, words: str) -> str:
 @guarded
 def rulesets(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
     """The rulesets referee can find (shipped, and folders named in REFEREE_RULESETS)."""
-    from ..loader import available, load
+    from ..rules.loader import available, load
 
     rows = []
     for rid, folder in available().items():

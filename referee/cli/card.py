@@ -8,7 +8,7 @@ import typer
 
 from .. import __version__
 from ..errors import UsageError
-from . import EXIT_FINDING, app, examples, guarded, out, print_json, safe
+from .base import EXIT_FINDING, app, examples, guarded, out, print_json, safe
 from .helpfmt import App
 from .show import clean, styled, wrapped
 
@@ -318,7 +318,7 @@ def new(
     import re
 
     from ..cards.draft import Draft
-    from . import ask
+    from .base import ask
 
     if file.exists() and not force:
         raise UsageError(f"{file} exists; card new starts a new card (--force replaces it, "
@@ -385,7 +385,7 @@ class _Ended(Exception):
 
 
 def _ask(prompt: str) -> str:
-    from . import ask
+    from .base import ask
 
     try:
         return ask.input(f"[bold cyan]?[/] {prompt} ").strip()

@@ -8,7 +8,7 @@ import typer
 from .. import __version__
 from ..errors import UsageError
 from .tiles import PAY_CARD_OPT, PAY_EXPOSED_OPT, PAY_HAND_OPT, card_id, hand_json, pay_card_text, pay_from_hand
-from . import RULESET_OPT, _pairs, app, examples, guarded, out, print_json, safe
+from .base import RULESET_OPT, _pairs, app, examples, guarded, out, print_json, safe
 from .show import styled, wrapped
 
 
@@ -33,7 +33,7 @@ def diff_(
     outcome but worded or cited differently.
     """
     from ..diff import diff, report_json, summarize, summary_json
-    from ..loader import load_strict
+    from ..rules.loader import load_strict
     from . import diffview
 
     rs_a, rs_b = load_strict(a), load_strict(b)
@@ -73,7 +73,7 @@ def _house_flags(rs: Any, first_last: bool, bonus_hand: bool, pie_out: list[str]
     """The house-rule options of `pay`, refused where the ruleset has no such custom (else the
     judge believes a rule was applied that never is). A pie any table may agree before play
     (the League's table-rule ruling TBR-2 honours it): --pie-out always, --lost with a pie amount."""
-    from ..answers import seat, whole
+    from ..ruling.answers import seat, whole
 
     sc = rs.scoring
     for flag, on, has in (("--first-last", first_last, sc.first_last_times > 1), ("--bonus-hand", bonus_hand, sc.hand_bonus > 0)):
@@ -87,8 +87,8 @@ def _house_flags(rs: Any, first_last: bool, bonus_hand: bool, pie_out: list[str]
 
 def _bet(raw: str | None) -> str | None:
     """--bettor: a seat, or 'wall' for a bet on a wall game."""
-    from ..answers import seat
-    from ..model import WALL_BET
+    from ..ruling.answers import seat
+    from ..rules.model import WALL_BET
 
     if raw is None:
         return None
@@ -136,8 +136,8 @@ def pay(
 ) -> None:
     """Settle a valid Mah Jongg (or a tournament's wall game) by the ruleset's schedule, with the
     event sheet's penalties, showing every step of the arithmetic."""
-    from ..answers import CARD_VALUE, normalize, players_map, seat as to_seat
-    from ..scoring import add_penalties, how_of, points, standard
+    from ..ruling.answers import CARD_VALUE, normalize, players_map, seat as to_seat
+    from ..ruling.scoring import add_penalties, how_of, points, standard
     from .defaults import load_for
 
     rs = load_for(ruleset)
@@ -148,7 +148,7 @@ def pay(
                           as_json, None, card, {"winner": None, "how": "wall-game", "discarder": None, "value": None}, names)
         return
     if winner is None and how is None and charged and not (discarder or value_text or hand or exposures is not None):
-        from ..scoring import Settlement, add_penalties
+        from ..ruling.scoring import Settlement, add_penalties
 
         alone = Settlement()  # only the sheet's penalties: a peek, a late seat, points beside the game's
         add_penalties(alone, rs.scoring, charged, names)
@@ -194,7 +194,7 @@ def pay(
 
 def _penalties(rs: Any, raw: list[str]) -> list[tuple[str, str]]:
     """--penalty NAME=SEAT, each a penalty the ruleset's sheet names, charged to a seat."""
-    from ..answers import seat as to_seat
+    from ..ruling.answers import seat as to_seat
 
     out = []
     for item in raw:
@@ -210,8 +210,8 @@ def _penalties(rs: Any, raw: list[str]) -> list[tuple[str, str]]:
 def _wall_game(rs: Any, winner: Any, how: Any, discarder: Any, value: Any, hand: Any, exposures: Any, jokerless: bool,
                dead: list[str], bettor: Any, names: dict[str, str], charged: list[tuple[str, str]]) -> Any:
     """A tournament wall game, refusing anything that belongs to a Mah Jongg."""
-    from ..answers import seat as to_seat
-    from ..scoring import add_penalties, wall_game as score_wall
+    from ..ruling.answers import seat as to_seat
+    from ..ruling.scoring import add_penalties, wall_game as score_wall
 
     if rs.scoring.kind != "points":
         raise UsageError(f"ruleset '{rs.id}' pays money, and nobody pays in a wall game")

@@ -11,7 +11,7 @@ import os
 from typing import Any
 
 from ..errors import UsageError
-from . import err, safe
+from .base import err, safe
 
 FALLBACK = "nmjl"
 
@@ -33,7 +33,7 @@ def event_default(saved: Any = None) -> tuple[str | None, str]:
 
 def check_default(name: str, where: str) -> Any:
     """The event's ruleset, loaded; an unknown one names where it was set, not the command."""
-    from ..loader import load_strict
+    from ..rules.loader import load_strict
 
     try:
         return load_strict(name)
@@ -52,7 +52,7 @@ def differs(rs: Any, default: str, where: str) -> str:
 def ruleset_for(given: str | None) -> str:
     """The ruleset name a command should load: `given` (-r), else the event's, else nmjl; a
     `given` that disagrees with the event's is noted in one line."""
-    from ..loader import load_strict
+    from ..rules.loader import load_strict
 
     default, where = event_default()
     if given is None:
@@ -69,6 +69,6 @@ def ruleset_for(given: str | None) -> str:
 
 def load_for(given: str | None) -> Any:
     """`ruleset_for`, loaded."""
-    from ..loader import load_strict
+    from ..rules.loader import load_strict
 
     return load_strict(ruleset_for(given))

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..diff import ASPECTS, Report, Summary, answer, describe, exit_text
-from ..loader import Ruleset
+from ..rules.loader import Ruleset
 from ..safe import clean
-from . import out
+from .base import out
 from .show import styled, wrapped
 
 KIND_WORDS = {"error": "cannot be ruled", "dead": "dead hands", "game": "the game", "payments": "payments",

@@ -8,7 +8,7 @@ from typing import Optional
 import typer
 
 from ..errors import UsageError
-from . import RULESET_OPT, app, err, examples, format_for, guarded, safe
+from .base import RULESET_OPT, app, err, examples, format_for, guarded, safe
 
 
 @app.command(short_help="Print the rules: booklet, quick sheet or differences.", epilog=examples(

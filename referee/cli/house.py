@@ -9,7 +9,7 @@ from typing import Any, Optional
 import typer
 
 from ..errors import UsageError
-from . import App, app, ask, err, examples, guarded, out, print_json, safe
+from .base import App, app, ask, err, examples, guarded, out, print_json, safe
 from .show import styled, wrapped
 
 house_app = App(no_args_is_help=True, help="Your table's own rules: choose its customs from a catalogue, get a ruleset folder.")
@@ -25,7 +25,7 @@ NO_INPUT_OPT = typer.Option(False, "--no-input", help="Ask nothing: play exactly
 def list_(as_json: bool = typer.Option(False, "--json", help="Print one JSON document.")) -> None:
     """Print the catalogue: one custom a line, its id, what it does, the source that describes it."""
     from ..house import catalogue
-    from ..loader import load_strict
+    from ..rules.loader import load_strict
 
     cat = catalogue()
     sources = load_strict("nmjl").sources
@@ -102,8 +102,8 @@ def _wanted(custom: list[str]) -> dict[str, str | None]:
 
 def _finish(folder: Path) -> None:
     """Check the folder, say what it changes against nmjl in plain words, and how to make it the default."""
-    from ..lintcache import lint
-    from ..loader import load, load_strict
+    from ..lint.cache import lint
+    from ..rules.loader import load, load_strict
 
     rs, problems = load(folder)  # not load_strict: that keeps what this process loaded before the rewrite
     problems += lint(rs) if rs is not None else []
@@ -152,7 +152,7 @@ def plain_summary(base: Any, rs: Any) -> list[str]:
 
 
 def _ruling(rs: Any, sid: str, rid: str | None) -> Any:
-    from .. import model as m
+    from ..rules import model as m
 
     for node in rs.situations[sid].nodes.values():
         if isinstance(node, m.RulingNode) and node.ruling.id == rid:

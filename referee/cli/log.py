@@ -11,7 +11,7 @@ from typing import Any, Iterator, Optional
 import typer
 
 from ..errors import UsageError
-from . import EXIT_FINDING, app, err, examples, format_for, guarded, out, print_json, safe
+from .base import EXIT_FINDING, app, err, examples, format_for, guarded, out, print_json, safe
 from ..safe import clean
 from .show import styled, wrapped
 from .helpfmt import App
@@ -61,7 +61,7 @@ def _when(iso: str) -> str:
 
 def _seat_order(seat: str) -> int:
     """East, South, West, North (the order play goes round the table), then a bettor or a role."""
-    from ..model import SEATS
+    from ..rules.model import SEATS
 
     return SEATS.index(seat) if seat in SEATS else len(SEATS)
 
@@ -175,7 +175,7 @@ def event_(
 def _ruleset_setting(name: str) -> str:
     """A ruleset checked now, not at the first ruling; a folder kept as an absolute path, so
     'referee rule' finds it from any working folder."""
-    from ..loader import load_strict
+    from ..rules.loader import load_strict
 
     load_strict(name)
     folder = Path(name).expanduser()
@@ -526,7 +526,7 @@ def migrate(db: Optional[str] = DB_OPT) -> None:
     refused and left as it was. A file log is also created and upgraded by any command that
     writes to it; a PostgreSQL database is usually prepared once, by its administrator.
     """
-    from ..store.backend import migrate as run
+    from ..store.connect import migrate as run
     from ..store.context import db_path
 
     where = db_path(db)

@@ -7,7 +7,7 @@ from typing import Any, Callable, Optional
 import typer
 
 from ..errors import UsageError
-from . import EXIT_FINDING, RULESET_OPT, app, ask, err, examples, guarded, out, safe
+from .base import EXIT_FINDING, RULESET_OPT, app, ask, err, examples, guarded, out, safe
 from .show import styled, wrapped
 
 PROMPTS = {
@@ -111,7 +111,7 @@ def _recorder(db: str | None, judge: str, ruleset: str) -> Callable[..., None]:
 
 def _ask_item(rs: Any, item: Any, n: int, total: int, score: Any, recorder: Any) -> bool:
     """Tell one story, take the three answers, mark them, show the ruling; False when she quits."""
-    from ..model import SEATS
+    from ..rules.model import SEATS
     from ..quiz.items import PART_TITLES, outcome_of
     from ..quiz.marking import mark, parse_dead, parse_game, parse_pay, said
     from .rule import _ask_line, _print_outcome, _seat_label
@@ -246,7 +246,7 @@ def _report(db: str | None, name: str | None, every: bool) -> None:
 
 
 def _check(ruleset: str | None) -> None:
-    from ..loader import available, load_strict
+    from ..rules.loader import available, load_strict
     from ..quiz.items import check, items
 
     names = [ruleset] if ruleset else list(available())

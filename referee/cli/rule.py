@@ -11,7 +11,7 @@ import typer
 from ..errors import LoadError, UsageError
 from .tiles import (RULE_CARD_OPT, RULE_DISCARDS_OPT, RULE_EXPOSED_OPT, RULE_HAND_OPT, RULE_OTHERS_OPT, ask_tiles,
                     entered_tiles, known_from_tiles, offer_tiles, refused_by_tiles, rule_tiles)
-from . import _pairs, app, ask, err, examples, guarded, out, print_json, safe
+from .base import _pairs, app, ask, err, examples, guarded, out, print_json, safe
 from .show import is_terminal, styled, wrap, wrapped
 
 
@@ -26,8 +26,8 @@ def _pick_situation(rs: Any, words: str | None, no_input: bool, shown_for: list[
         words = shown_for.pop()
     elif words and words in rs.situations:
         return words  # an id: no search, and no situation built but this one
-    from ..answers import is_index
-    from ..search import asks_amount, exact, near_tie, search
+    from ..ruling.answers import is_index
+    from ..search.rank import asks_amount, exact, near_tie, search
 
     sits = list(rs.situations.values())
     if words and not again:
@@ -92,7 +92,7 @@ def _pick_situation(rs: Any, words: str | None, no_input: bool, shown_for: list[
 
 def _list_all(sits: list[Any]) -> list[Any]:
     """Every situation, numbered, by phase of the game; returns them in the numbered order."""
-    from ..model import PHASES
+    from ..rules.model import PHASES
 
     ordered = sorted(sits, key=lambda s: (PHASES.index(s.phase), s.title.lower()))
     phase = None
@@ -136,8 +136,8 @@ def _seat_label(seat: str, players: dict[str, str]) -> str:
 
 
 def _prompt(q: Any, number: int, situation_help: str, players: dict[str, str]) -> Any:
-    from ..answers import is_index, normalize, seat_by_name
-    from ..model import SEATS
+    from ..ruling.answers import is_index, normalize, seat_by_name
+    from ..rules.model import SEATS
 
     d = q.definition
     ask.print()
@@ -212,9 +212,9 @@ def _help_for(q: Any, situation_help: str) -> str:
 def _resolve(rs: Any, sid: str, facts: dict[str, Any], players: dict[str, str], no_input: bool,
              may_leave: bool = False) -> Any:
     """The outcome; or BACK when `may_leave` and the judge goes back from the first question."""
-    from ..engine import advance, check_answer
-    from ..outcome import Outcome
-    from ..scenarios import run
+    from ..ruling.engine import advance, check_answer
+    from ..ruling.outcome import Outcome
+    from ..ruling.scenarios import run
 
     if no_input:
         return run(rs, sid, facts, players)  # the same replay the scenarios use
@@ -252,7 +252,7 @@ def _print_outcome(o: Any, full: bool, console: Any = None, more: str = "") -> N
     """The verdict (ruling, dead hands, game, payments, tiles, steps) and the rule keys in one
     line; `full` adds the arithmetic, notes, other sources and citations. `more`: how to ask
     for them, said in the last line when they are not shown."""
-    from ..render import details, earlier_lines, more_text, rule_keys, verdict_lines
+    from ..ruling.render import details, earlier_lines, more_text, rule_keys, verdict_lines
 
     console = console or out
     rs = o.ruleset
@@ -296,14 +296,14 @@ def _print_sections(console: Any, sections: list[tuple[str, list[str]]]) -> None
 
 def _full_text(o: Any) -> str:
     """The whole ruling for the log, whatever was shown on the screen, at no screen's width."""
-    from ..render import ruling_text
+    from ..ruling.render import ruling_text
 
     return ruling_text(o)
 
 
 def _offer_more(o: Any) -> None:
     """At the prompt, after the verdict: Enter finishes, 'more' shows the notes and citations."""
-    from ..render import details, more_text
+    from ..ruling.render import details, more_text
 
     told = more_text(o)
     if not told:
@@ -371,9 +371,9 @@ def rule(
         from ..store.rulings import check
 
         check(log_to.db)
-    from ..answers import normalize
-    from ..loader import load_strict
-    from ..scenarios import blame, fact_for, facts_of, load_file, players_map, ruleset_of
+    from ..ruling.answers import normalize
+    from ..rules.loader import load_strict
+    from ..ruling.scenarios import blame, fact_for, facts_of, load_file, players_map, ruleset_of
 
     file_facts: dict[str, Any] = {}
     players: dict[str, str] = {}
@@ -423,7 +423,7 @@ def rule(
     tiles = entered_tiles()  # given up front, or entered at a prompt
     if tiles is not None:
         tiles.attach(outcome)
-    from ..render import outcome_json
+    from ..ruling.render import outcome_json
 
     # Only what was typed on the command line: an answers file (a scenario) holds answers for
     # other branches by design, and its extra facts are no slip of the judge's.

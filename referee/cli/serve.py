@@ -8,7 +8,7 @@ from typing import Any, Optional
 import typer
 
 from ..errors import UsageError
-from . import app, err, examples, guarded, out, safe
+from .base import app, err, examples, guarded, out, safe
 
 
 def _lan_addresses() -> list[str]:
@@ -93,7 +93,7 @@ def serve(
     the head judge's page shows the log live, marks repeat offences, withdraws and exports.
     Needs the web extra: pip install -e ".[web]". Ctrl+C stops it.
     """
-    from ..loader import load_strict
+    from ..rules.loader import load_strict
     from ..store.context import ENV, db_path, event_ruleset, read_event
     from ..store.rulings import check
 

@@ -85,7 +85,7 @@ def pay_from_hand(rs: Any, hand: str | None, exposed: list[str], card: str | Non
         raise UsageError(f"'{hand}' makes no line of card {idx.card.id}, so there is nothing to pay{why} "
                          "('referee hand verify' for more; 'referee rule mahjong-in-error' for the ruling)")
     line = verdict.best.line
-    from ..answers import whole
+    from ..ruling.answers import whole
 
     if value is not None and whole("--value", value) != line.value:
         raise UsageError(f"--value {value} contradicts the card: {line.id} is worth {line.value}")

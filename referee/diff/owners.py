@@ -16,8 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..loader import Ruleset
-from .. import model as m
+from ..rules.loader import Ruleset
+from ..rules import model as m
 from .walk import ASPECTS, Difference, Report, Side, describe
 from .words import answer, asked_differently
 

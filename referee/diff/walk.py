@@ -13,12 +13,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import model as m
-from ..engine import Question, advance
-from ..outcome import Outcome
+from ..rules import model as m
+from ..ruling.engine import Question, advance
+from ..ruling.outcome import Outcome
 from ..errors import RefereeError
-from ..loader import Ruleset
-from ..render import party_json
+from ..rules.loader import Ruleset
+from ..ruling.render import party_json
 
 ASPECTS = ("dead", "game", "payments", "points", "tiles")
 MAX_PATHS = 5000  # per situation; a guard, far above any real tree

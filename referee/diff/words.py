@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import model as m
-from ..loader import Ruleset
+from ..rules import model as m
+from ..rules.loader import Ruleset
 
 
 def _definition(rss: tuple[Ruleset, ...], sid: str, fact: str) -> m.FactDef | None:

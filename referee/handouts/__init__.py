@@ -17,7 +17,7 @@ from typing import Any
 from pathlib import Path
 
 from ..errors import UsageError
-from ..loader import Ruleset, available, load_strict
+from ..rules.loader import Ruleset, available, load_strict
 
 FORMATS = ("html", "md", "pdf")
 SHEETS = ("booklet", "quick", "diff", "house", "quiz")

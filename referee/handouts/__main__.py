@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 import time
 
-from ..loader import available, load_strict
+from ..rules.loader import available, load_strict
 from . import build
 
 

@@ -22,14 +22,14 @@ _SUM = hashlib.sha256().digest_size
 
 def _ours(st: os.stat_result) -> bool:
     # Where owners cannot be told apart (no getuid, as on Windows) nothing is trusted: a compile each time.
-    from ..cache import owned_alone
+    from ..rules.cache import owned_alone
 
     return owned_alone(st) is True
 
 
 def kept_in(where: Path) -> TemplateCache | None:
     """A cache in `where`, made if need be; None when the folder cannot be made or is not ours alone."""
-    from ..cache import make_private
+    from ..rules.cache import make_private
 
     try:
         make_private(where)
@@ -47,7 +47,7 @@ class TemplateCache(jinja2.BytecodeCache):
         return self.where / f"{bucket.key}.compiled"
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        from ..cache import read_entry
+        from ..rules.cache import read_entry
 
         try:
             blob = read_entry(self._entry(bucket), trusted=_ours)
@@ -60,7 +60,7 @@ class TemplateCache(jinja2.BytecodeCache):
             bucket.reset()
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        from ..cache import write_whole
+        from ..rules.cache import write_whole
 
         code = bucket.bytecode_to_string()
         try:

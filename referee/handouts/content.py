@@ -12,13 +12,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from .. import model as m
-from ..engine import details
-from ..outcome import Outcome
+from ..rules import model as m
+from ..ruling.engine import details
+from ..ruling.outcome import Outcome
 from ..errors import Place, Problem, RefereeError
-from ..loader import Ruleset, data_dir
-from ..render import GAME_TEXT
-from ..scenarios import Scenario, compare, facts_of, load_file, run
+from ..rules.loader import Ruleset, data_dir
+from ..ruling.render import GAME_TEXT
+from ..ruling.scenarios import Scenario, compare, facts_of, load_file, run
 
 PHASE_TITLES = {
     "deal": "The deal", "charleston": "The Charleston", "play": "Picking and discarding",
@@ -167,7 +167,7 @@ def _paths(rs: Ruleset, sid: str) -> list[tuple[dict[str, Any], str | m.Goto]]:
             out.append((answers, target))
             return
         if node.ask in answers:  # a fact answered once is never asked again
-            from ..engine import branch
+            from ..ruling.engine import branch
 
             nxt = branch(node, answers[node.ask])
             if nxt is not None:
@@ -213,7 +213,7 @@ def rows(rs: Ruleset, sid: str, qs: list[Question]) -> list[Row]:
             answers = {**answers, **{n: None for n, _ in details(rs, sid, node.ruling, answers) if n not in answers}}
         if isinstance(node, m.RulingNode) and node.ruling.then is not None:
             # the case goes on in another situation: this ruling's row, then where it continues
-            from ..outcome import build_outcome
+            from ..ruling.outcome import build_outcome
 
             then = node.ruling.then
             o = build_outcome(rs, sid, sid, target, node.ruling, [], answers, {})

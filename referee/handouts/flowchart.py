@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from html import escape
 
-from .. import model as m
-from ..loader import Ruleset
+from ..rules import model as m
+from ..rules.loader import Ruleset
 
 FONT = 11  # px; the SVG scales to the column, so these are proportions
 CHAR = 6.1  # average glyph width at FONT in a sans-serif face

@@ -11,8 +11,8 @@ import jinja2
 from markupsafe import Markup
 
 from .. import __version__
-from ..loader import Ruleset
-from ..render import GAME_TEXT, tree_graph
+from ..rules.loader import Ruleset
+from ..ruling.render import GAME_TEXT, tree_graph
 from ..safe import controls
 from . import content, flowchart, paytable, sheets
 
@@ -35,7 +35,7 @@ def md_escape(value: Any) -> Any:
 
 
 def _template_cache() -> jinja2.BytecodeCache | None:
-    from .. import cache
+    from ..rules import cache
     from .compiled import kept_in
 
     where = cache.folder()
@@ -119,7 +119,7 @@ def diff_sheet(rs: Ruleset, base: Ruleset, fmt: str, stamp: str | None = None) -
 def house_sheet(rs: Ruleset, fmt: str, stamp: str | None = None) -> str:
     """One page for the table: each of its customs in one sentence with its number, then
     'everything else: the League's rules, card of YEAR'."""
-    from ..loader import load_strict
+    from ..rules.loader import load_strict
 
     customs = list(rs.meta.customs)
     keys = dict.fromkeys(u.cite.split(":", 1)[0].strip() for u in customs)

@@ -1,4 +1,4 @@
-"""Worked payment (or points) tables for hand values 25 to 75, from `referee.scoring` itself.
+"""Worked payment (or points) tables for hand values 25 to 75, from `referee.ruling.scoring` itself.
 
 The seats are fixed (North wins, East discards) only to ask the scoring code; the tables show
 roles, and every amount is the one `referee pay` prints for the same hand.
@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..model import Scoring
-from ..scoring import discarder_penalty, points, standard
+from ..rules.model import Scoring
+from ..ruling.scoring import discarder_penalty, points, standard
 
 VALUES = tuple(range(25, 80, 5))
 WINNER, DISCARDER = "North", "East"

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..loader import Ruleset
+from ..rules.loader import Ruleset
 from ..quiz.draw import draw, topic_filter
 from ..quiz.items import Item, items, outcome_of
 from ..quiz.marking import GAME_CHOICES, said
-from ..render import rule_keys
+from ..ruling.render import rule_keys
 from ..errors import UsageError
 
 

@@ -5,7 +5,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..diff import answer, diff, exit_text, summarize
-from ..loader import Ruleset
+from ..rules.loader import Ruleset
 from . import content, phrases
 
 

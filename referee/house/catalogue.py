@@ -98,7 +98,7 @@ def fill(value: Any, n: int | None) -> Any:
 
 
 def _read(path: Path) -> Custom:
-    from ..yamlload import read
+    from ..rules.yamlload import read
 
     data = read(path).data  # the rules' own YAML reading: 'yes:' stays a key, not True
     number = data.get("number")

@@ -44,7 +44,7 @@ def ruleset_id(folder: Path) -> str:
 
 def read_answers(folder: Path) -> Answers:
     """The answers file of a folder `referee house` wrote; a clear error if there is none or it is damaged."""
-    from ..yamlload import read as read_yaml
+    from ..rules.yamlload import read as read_yaml
 
     path = folder / ANSWERS
     if not path.is_file():
@@ -69,7 +69,7 @@ def _dump(data: Any) -> str:
 
 def plan(folder: Path, chosen: dict[str, int | None], title: str, base: str = "nmjl") -> dict[str, str]:
     """The owned files' texts, relative path -> text: nothing is written here."""
-    from ..loader import load_strict
+    from ..rules.loader import load_strict
 
     cat = catalogue()
     base_rs = load_strict(base)

@@ -4,8 +4,8 @@ from __future__ import annotations
 import random
 
 from ..errors import UsageError
-from ..loader import Ruleset
-from ..model import PHASES
+from ..rules.loader import Ruleset
+from ..rules.model import PHASES
 from .items import Item
 
 

@@ -6,11 +6,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from .. import model as m
+from ..rules import model as m
 from ..errors import RefereeError
-from ..loader import PACKAGE_DIR, Ruleset, data_dir
-from ..outcome import Outcome
-from ..scenarios import Scenario, compare, facts_of, load_file, run, scenario_files
+from ..rules.loader import PACKAGE_DIR, Ruleset, data_dir
+from ..ruling.outcome import Outcome
+from ..ruling.scenarios import Scenario, compare, facts_of, load_file, run, scenario_files
 
 PARTS = ("dead", "game", "pay")  # what every ruling settles, in the order a judge reads it out
 PART_TITLES = {"dead": "Dead hands", "game": "Game", "pay": "Payments", "points": "Points"}

@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..answers import is_index, normalize, seat, seat_by_name, whole
+from ..ruling.answers import is_index, normalize, seat, seat_by_name, whole
 from ..errors import UsageError
-from ..model import GAME_STATES, SEATS, FactDef
+from ..rules.model import GAME_STATES, SEATS, FactDef
 from .items import Item, Key
 
 NONE_WORDS = {"none", "nobody", "no one", "noone", "nothing", "-", "0", "no"}

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..model import PHASES
+from ..rules.model import PHASES
 from .items import PARTS, Item
 from .marking import Marked
 

@@ -5,14 +5,14 @@ NOTHING`, `instr`) to a `Backend`; `sqlite` (a file, the default) and `postgres`
 `postgresql://` URL, for an organization's shared log) each provide one. Nothing above this
 layer (the engine, the command line, the web page) knows which is in use.
 
-The PostgreSQL driver is imported only when a URL is opened, so `referee rule` starts as fast
-with a file as it did before there were two.
+Which backend a log's address means is chosen in `connect`, above both; this module holds only
+what both share (the protocol and the errors), so neither backend imports the other's chooser.
 """
 from __future__ import annotations
 
 from typing import Any, ContextManager, Iterable, Protocol, Sequence
 
-from .context import DbUrl, Location
+from .context import Location
 from .db import StoreError
 
 
@@ -61,27 +61,3 @@ class Backend(Protocol):
         """Raise a StoreError when the log is damaged or unreachable."""
 
     def close(self) -> None: ...
-
-
-def connect(where: Location, create: bool = True) -> Backend:
-    """The backend for a path or a URL; a StoreError (one line) when it cannot be opened.
-
-    Without `create`, a log that does not exist yet is an error, not a new empty one."""
-    if isinstance(where, DbUrl):
-        from .postgres import PostgresLog
-
-        return PostgresLog.connect(where, create)
-    from .sqlite import SqliteLog
-
-    return SqliteLog.connect(where, create)
-
-
-def migrate(where: Location) -> tuple[int, int]:
-    """Create or upgrade the log's schema: (the version it had, 0 for none; the version now)."""
-    if isinstance(where, DbUrl):
-        from .postgres import PostgresLog
-
-        return PostgresLog.migrate(where)
-    from .sqlite import SqliteLog
-
-    return SqliteLog.migrate(where)

@@ -12,7 +12,8 @@ import contextlib
 from dataclasses import dataclass
 from typing import Any, Iterator
 
-from .backend import Backend, connect
+from .backend import Backend
+from .connect import connect
 from .context import Location, db_path
 from .record import utc_now
 

@@ -48,7 +48,7 @@ def recorded_verdict(r: Ruling) -> dict[str, Any]:
 
 
 def _run(rs: Any, r: Ruling, label: str) -> Run:
-    from ..scenarios import run
+    from ..ruling.scenarios import run
 
     name = f"{rs.id} {rs.meta.version} ({rs.hash})"
     try:
@@ -63,7 +63,7 @@ def _run(rs: Any, r: Ruling, label: str) -> Run:
 def _load(name: str | Path) -> Any:
     """Read the files now (no cache: 'today's files' means what is on disk at this moment)."""
     from ..errors import LoadError, Place, Problem
-    from ..loader import load
+    from ..rules.loader import load
 
     rs, problems = load(name)
     if problems or rs is None:

@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator
 
 from ..errors import UsageError
-from .backend import Backend, NotFound, Unconfirmed, Unreachable, connect
+from .backend import Backend, NotFound, Unconfirmed, Unreachable
+from .connect import connect
 from .context import Location, db_path
 from .db import StoreError
 from .record import FIELDS, JSON_FIELDS, LOG_FIELDS, Ruling, utc_now

@@ -12,7 +12,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, Iterable
 
-from ..model import SEATS
+from ..rules.model import SEATS
 from .record import Ruling
 
 COLUMNS = [
@@ -73,7 +73,7 @@ def rules_of(snapshots: Iterable[tuple[str, str, str, bytes]]) -> dict[str, Any]
     """The rules each snapshot holds, loaded, by hash: the choices' words a ruling was answered
     in. A copy that does not load is left out, and its rulings' answers stay as recorded."""
     from ..errors import RefereeError
-    from ..loader import load
+    from ..rules.loader import load
     from .snapshot import restore
 
     loaded: dict[str, Any] = {}

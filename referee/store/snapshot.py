@@ -49,15 +49,15 @@ class Level:
 
 def _files(folder: Path) -> list[Path]:
     """The files the loader reads, and so the files its hash covers."""
-    from ..loader import inputs
+    from ..rules.loader import inputs
 
     return [folder / rel for rel in inputs(folder)[0] if (folder / rel).is_file()]
 
 
 def chain_folders(rs: Any) -> list[Path]:
     """The folders of a loaded ruleset and every base it extends, base first."""
-    from ..loader import locate
-    from ..yamlload import read
+    from ..rules.loader import locate
+    from ..rules.yamlload import read
 
     folders = [Path(rs.folder)]
     while len(folders) <= len(rs.chain):

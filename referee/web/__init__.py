@@ -18,6 +18,7 @@ and a cap per address: imported by `serve` only).
 """
 from __future__ import annotations
 
-from .app import Settings, create_app
+from .app import create_app
+from .state import Settings
 
 __all__ = ["Settings", "create_app"]

@@ -15,8 +15,8 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from ..store import signins
-from .app import Web, web
-from .judge import _text
+from .state import Web, web
+from .forms import form_text, next_path
 from .security import DEVICE_COOKIE, SESSION_COOKIE, SESSION_HOURS, Judge, new_pin, pin_matches
 
 DEVICE_DAYS = 400
@@ -25,12 +25,7 @@ DEVICE_DAYS = 400
 async def login(request: Request) -> Response:
     if request.method == "POST":
         return await _login_post(request)
-    return web(request).page(request, "login.html", next=_next(request.query_params.get("next")), error=None, name="")
-
-
-def _next(raw: str | None) -> str:
-    """Only a path on this server: never an open redirect to another site."""
-    return raw if raw and raw.startswith("/") and not raw.startswith("//") and "\\" not in raw else "/"
+    return web(request).page(request, "login.html", next=next_path(request.query_params.get("next")), error=None, name="")
 
 
 async def _login_post(request: Request) -> Response:
@@ -38,7 +33,7 @@ async def _login_post(request: Request) -> Response:
 
     w = web(request)
     form = await request.form(max_fields=10, max_files=0)
-    name, pin, nxt = _text(form, "name", 40), _text(form, "pin", 20), _next(_text(form, "next", 500))
+    name, pin, nxt = form_text(form, "name", 40), form_text(form, "pin", 20), next_path(form_text(form, "next", 500))
     who = request.client.host if request.client else "?"
     if w.limiter.locked(who):
         return w.page(request, "login.html", 429, {"Retry-After": "60"}, next=nxt, name=name,
@@ -71,17 +66,6 @@ def _signed_in(request: Request, w: Web, name: str, role: str, nxt: str, who: st
     return response
 
 
-def device_label(agent: str | None) -> str:
-    """A browser's description as a head judge tells phones apart: 'Safari on iPhone'."""
-    a = agent or ""
-    system = next((name for token, name in (("iPhone", "iPhone"), ("iPad", "iPad"), ("Android", "Android"),
-                                            ("Windows", "Windows"), ("Mac OS X", "Mac"), ("CrOS", "Chromebook"),
-                                            ("Linux", "Linux")) if token in a), "")
-    browser = next((name for token, name in (("Firefox/", "Firefox"), ("Edg", "Edge"), ("SamsungBrowser", "Samsung Internet"),
-                                             ("Chrome/", "Chrome"), ("CriOS", "Chrome"), ("Safari/", "Safari")) if token in a), "")
-    return " on ".join(p for p in (browser, system) if p) or "a browser"
-
-
 def _quote(path: str) -> str:
     from urllib.parse import quote
 
@@ -91,7 +75,7 @@ def _quote(path: str) -> str:
 def wait(request: Request) -> Response:
     """A second device under a name: waits here (reloading itself) until the head judge decides."""
     w = web(request)
-    nxt = _next(request.query_params.get("next"))
+    nxt = next_path(request.query_params.get("next"))
     j = w.session(request)
     s = w.sign_in(j.sign_in) if j is not None and j.sign_in else None
     if s is None:
@@ -104,7 +88,7 @@ def wait(request: Request) -> Response:
 async def logout(request: Request) -> Response:
     w = web(request)
     form = await request.form(max_fields=5, max_files=0)
-    w.check_csrf(request, _text(form, "csrf", 200))
+    w.check_csrf(request, form_text(form, "csrf", 200))
     j = w.session(request)
     if j is not None and j.sign_in:
         with w.log() as log:
@@ -132,8 +116,8 @@ async def judges_post(request: Request) -> Response:
     w = web(request)
     head = w.require(request, "head")
     form = await request.form(max_fields=10, max_files=0)
-    w.check_csrf(request, _text(form, "csrf", 200))
-    return await run_in_threadpool(_act, w, head, _text(form, "action", 20), _text(form, "id", 40))
+    w.check_csrf(request, form_text(form, "csrf", 200))
+    return await run_in_threadpool(_act, w, head, form_text(form, "action", 20), form_text(form, "id", 40))
 
 
 def _act(w: Web, head: Judge, action: str, sid: str) -> Response:

@@ -16,14 +16,25 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response, StreamingResponse
 
 from ..store.backend import NotFound
-from .app import Web, web
-from .judge import RULING_ID, _rulings, _text
+from .state import Web, web
+from .forms import form_text
+from .walk import RULING_ID
 from .security import SESSION_COOKIE
 
 FILTERS = ("table", "round", "player", "judge", "situation")
 LOOKBACK_S = 10  # a ruling committed late (another process) is still caught; the page drops repeats
 POLL_S = 1.0
 KEEPALIVE_EVERY = 15
+
+
+def _rulings(w: Web, **where: str | None) -> list[Any]:
+    """This event's rulings, oldest first, filtered; none while the log does not exist yet."""
+    from ..store.rulings import Filters
+
+    judge = where.pop("judge", None)
+    with w.log() as log:
+        found = log.find(Filters(event=w.settings.event, **where))
+    return [r for r in found if judge is None or (r.judge or "").casefold() == judge.casefold()]
 
 
 def _filters(request: Request) -> dict[str, str]:
@@ -163,10 +174,10 @@ async def withdraw(request: Request) -> Response:
     w = web(request)
     j = w.require(request)
     form = await request.form(max_fields=10, max_files=0)
-    w.check_csrf(request, _text(form, "csrf", 200))
+    w.check_csrf(request, form_text(form, "csrf", 200))
     rid = request.path_params["rid"]
-    reason = _text(form, "reason", 500)
-    back = "/log" if _text(form, "back", 10) == "log" else f"/rulings/{rid}"
+    reason = form_text(form, "reason", 500)
+    back = "/log" if form_text(form, "back", 10) == "log" else f"/rulings/{rid}"
     return await run_in_threadpool(_withdraw, w, j, rid, reason, back)
 
 

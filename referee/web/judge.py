@@ -10,16 +10,17 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, RedirectResponse, Response
 
-from ..model import PHASES
-from ..render import GAME_TEXT, details, outcome_json, rule_keys, verdict_lines
+from ..rules.model import PHASES
+from ..ruling.render import GAME_TEXT, details, outcome_json, rule_keys
 from ..store.context import LogContext
 from ..store.backend import NotFound, Unreachable
 from ..store.db import StoreError
 from ..store.record import new_id
-from .app import Web, web
+from .state import Web, web
 from .outage import RETRY_AFTER_S, RULING_MAY_BE_RECORDED
 from .security import SESSION_COOKIE, SESSION_HOURS, Judge
-from .walk import RULING_ID, Walk, printed, walk
+from .forms import form_text, next_path
+from .walk import RULING_ID, Walk, printed, sections, walk
 MAX_FIELD = 10  # table and round
 MAX_QUERY = 4000
 PREFS = {"table": "referee_table", "round": "referee_round"}
@@ -31,7 +32,7 @@ def _open_for(w: Web, request: Request) -> None:
 
 
 def home(request: Request) -> Response:
-    from ..search import search
+    from ..search.rank import search
 
     w = web(request)
     _open_for(w, request)
@@ -59,16 +60,6 @@ def _history(w: Web, **where: str) -> list[Any] | None:
         return None
 
 
-def _rulings(w: Web, **where: str | None) -> list[Any]:
-    """This event's rulings, oldest first, filtered; none while the log does not exist yet."""
-    from ..store.rulings import Filters
-
-    judge = where.pop("judge", None)
-    with w.log() as log:
-        found = log.find(Filters(event=w.settings.event, **where))
-    return [r for r in found if judge is None or (r.judge or "").casefold() == judge.casefold()]
-
-
 def _last(w: Web, **where: str) -> list[Any]:
     """The newest five of this event's rulings by a judge or at a table, newest first: read from
     the end of an index, so the page costs the same at ruling 5,000 as at ruling 5."""
@@ -93,7 +84,7 @@ def situation(request: Request) -> Response:
 
 
 def _question_ctx(rs: Any, wk: Walk) -> dict[str, Any]:
-    from ..model import SEATS
+    from ..rules.model import SEATS
 
     sit = rs.situations[wk.sid]
     q = wk.question
@@ -101,11 +92,6 @@ def _question_ctx(rs: Any, wk: Walk) -> dict[str, Any]:
     asked_in = rs.situations[q.situation]
     back = wk.answered[-1].revise if wk.answered else None
     return {"sit": sit, "asked_in": asked_in, "wk": wk, "q": q, "d": q.definition, "back": back, "seats": SEATS}
-
-
-def _sections(o: Any) -> list[tuple[str, list[str]]]:
-    """The verdict's sections below the sentence and the dead hands (shown as badges)."""
-    return [(title, lines) for title, lines in verdict_lines(o) if title not in ("", "Dead hands")]
 
 
 def _ruling_page(request: Request, w: Web, wk: Walk, status: int = 200, errors: dict[str, str] | None = None,
@@ -123,7 +109,7 @@ def _ruling_page(request: Request, w: Web, wk: Walk, status: int = 200, errors: 
     title = rs.situations[o.situation].title
     return w.page(request, "ruling.html", status, headers, o=o, wk=wk, sit=rs.situations[wk.sid], title=title,
                   reached_from=rs.situations[o.start].title if o.situation != o.start else None,
-                  dead=[p.label for p in o.dead], game=GAME_TEXT[o.game], sections=_sections(o),
+                  dead=[p.label for p in o.dead], game=GAME_TEXT[o.game], sections=sections(o),
                   more=details(o), keys=rule_keys(o),
                   rid=(form or {}).get("rid") or rid, done=done, prefs=prefs, errors=errors or {}, earlier=earlier,
                   back=wk.answered[-1].revise if wk.answered else None)
@@ -155,28 +141,23 @@ async def record(request: Request) -> Response:
     w = web(request)
     j = w.require(request)
     form = await request.form(max_fields=50, max_files=0)
-    w.check_csrf(request, _text(form, "csrf", 200))
+    w.check_csrf(request, form_text(form, "csrf", 200))
     return await run_in_threadpool(_record, request, w, j, form)
-
-
-def _text(form: FormData, name: str, limit: int) -> str:
-    value = form.get(name)
-    return " ".join(str(value).split())[:limit] if isinstance(value, str) else ""
 
 
 def _record(request: Request, w: Web, j: Judge, form: FormData) -> Response:
     from ..store.rulings import store
 
     rs = w.ruleset()
-    sid = _text(form, "situation", 200)
+    sid = form_text(form, "situation", 200)
     query = str(form.get("query") or "")
-    rid = _text(form, "rid", 40)
+    rid = form_text(form, "rid", 40)
     if sid not in rs.situations or len(query) > MAX_QUERY or not RULING_ID.fullmatch(rid):
         raise HTTPException(400, "This form is not one the ruling page sent. Go back and tap Record again.")
     wk = walk(rs, sid, parse_qsl(query, keep_blank_values=True))
     if wk.outcome is None:
         raise HTTPException(400, "These answers do not reach a ruling yet. Go back and answer the questions.")
-    values = {"table": _text(form, "table", 100), "round": _text(form, "round", 100), "rid": rid}
+    values = {"table": form_text(form, "table", 100), "round": form_text(form, "round", 100), "rid": rid}
     errors = {}
     for name in ("table", "round"):
         if not values[name]:
@@ -225,11 +206,9 @@ def recorded(request: Request) -> Response:
 
 
 async def theme(request: Request) -> Response:
-    from .auth import _next
-
     form = await request.form(max_fields=5, max_files=0)
-    chosen = _text(form, "theme", 10)
-    response = RedirectResponse(_next(_text(form, "next", 500)), status_code=303)
+    chosen = form_text(form, "theme", 10)
+    response = RedirectResponse(next_path(form_text(form, "next", 500)), status_code=303)
     response.set_cookie("referee_theme", chosen if chosen in ("light", "dark") else "", max_age=365 * 86400, samesite="strict")
     return response
 

@@ -6,11 +6,11 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
-from ..answers import CARD_VALUE, normalize, players_map, seat as to_seat
+from ..ruling.answers import CARD_VALUE, normalize, players_map, seat as to_seat
 from ..errors import UsageError
-from ..model import SEATS, WALL_BET, FactDef
-from ..scoring import Settlement, how_of, points, standard
-from .app import web
+from ..rules.model import SEATS, WALL_BET, FactDef
+from ..ruling.scoring import Settlement, how_of, points, standard
+from .state import web
 
 HOWS = ("discard", "self-pick", "joker-exchange")
 EXPOSURES = FactDef.model_construct(type="number", ask="The winner's exposures", min=0, max=4)

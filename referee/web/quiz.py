@@ -20,15 +20,16 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 
 from ..errors import UsageError
-from ..loader import Ruleset
-from ..model import PHASES, SEATS
+from ..rules.loader import Ruleset
+from ..rules.model import PHASES, SEATS
 from ..quiz.draw import draw, topic_filter
 from ..quiz.items import PART_TITLES, Item, items, outcome_of
 from ..quiz.marking import GAME_CHOICES, Marked, mark, parse_dead, parse_game, parse_pay, said
 from ..quiz.score import Score
-from ..render import rule_keys
-from .app import Web, web
-from .judge import _sections, _text
+from ..ruling.render import rule_keys
+from .state import Web, web
+from .forms import form_text
+from .walk import sections
 
 MAX_N = 50
 _ITEMS: dict[str, list[Item]] = {}  # ruleset hash -> its items: read from the scenarios once
@@ -157,7 +158,7 @@ async def answer(request: Request) -> Response:
     form = await request.form(max_fields=40, max_files=0)
     j = w.judge(request)
     if j is not None:
-        w.check_csrf(request, _text(form, "csrf", 200))
+        w.check_csrf(request, form_text(form, "csrf", 200))
     return await run_in_threadpool(_answer, request, w, j, form)
 
 
@@ -170,7 +171,7 @@ def _answer(request: Request, w: Web, j: Any, form: Any) -> Response:
     item = chosen[qz.i - 1]
     names = item.names
     dead_raw = ", ".join(v for v in form.getlist("dead") if isinstance(v, str) and v in SEATS) or "none"
-    given = {"dead": dead_raw, "game": _text(form, "game", 20), "pay": _text(form, "pay", 300)}
+    given = {"dead": dead_raw, "game": form_text(form, "game", 20), "pay": form_text(form, "pay", 300)}
     try:
         if not given["game"]:
             raise UsageError("What happens to the game? Choose one.")
@@ -191,7 +192,7 @@ def _answer(request: Request, w: Web, j: Any, form: Any) -> Response:
     nxt = qz.query(i=qz.i + 1, r=done)
     return w.page(request, "quiz_marked.html", qz=qz, item=item, total=len(chosen), marks=_shown(marks, item),
                   right=sum(m.right for m in marks), o=o, title=rs.situations[o.situation].title,
-                  dead=[p.label for p in o.dead], sections=_sections(o), keys=rule_keys(o),
+                  dead=[p.label for p in o.dead], sections=sections(o), keys=rule_keys(o),
                   next_url=(f"/quiz/story?{nxt}" if qz.i < len(chosen) else f"/quiz/score?{nxt}"),
                   last=qz.i >= len(chosen))
 
@@ -220,11 +221,11 @@ async def share(request: Request) -> Response:
     w = web(request)
     w.require(request, "head")
     form = await request.form(max_fields=10, max_files=0)
-    w.check_csrf(request, _text(form, "csrf", 200))
-    if _text(form, "end", 5):
+    w.check_csrf(request, form_text(form, "csrf", 200))
+    if form_text(form, "end", 5):
         w.shared_quiz = None
         return RedirectResponse("/quiz", 303)
-    qz = Quiz.read({"n": _text(form, "n", 3), "topic": _text(form, "topic", 60), "seed": _text(form, "seed", 9)})
+    qz = Quiz.read({"n": form_text(form, "n", 3), "topic": form_text(form, "topic", 60), "seed": form_text(form, "seed", 9)})
     seed = qz.seed or secrets.randbelow(10**6)
     Quiz(seed, qz.n, qz.topic, 1, "", "", "").stories(w.ruleset())  # a topic with no stories: refused now
     w.shared_quiz = Shared(secrets.token_hex(4), seed, qz.n, qz.topic)

@@ -12,13 +12,13 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
 
-from ..answers import normalize, players_map
-from ..engine import Question, advance, check_answer
+from ..ruling.answers import normalize, players_map
+from ..ruling.engine import Question, advance, check_answer
 from ..errors import UsageError
-from ..loader import Ruleset
-from ..model import BETTOR, SEATS
-from ..outcome import Outcome
-from ..render import details, verdict_lines
+from ..rules.loader import Ruleset
+from ..rules.model import BETTOR, SEATS
+from ..ruling.outcome import Outcome
+from ..ruling.render import details, verdict_lines
 
 PLAYER = "player_"  # player_East=Ruth: the names shown on seat buttons and in the ruling
 MAX_NAME = 40
@@ -193,3 +193,8 @@ def printed(o: Outcome) -> str:
 
 def seats_with_bettor(players: dict[str, str]) -> list[str]:
     return list(SEATS) + ([BETTOR] if BETTOR in players else [])
+
+
+def sections(o: Any) -> list[tuple[str, list[str]]]:
+    """The verdict's sections below the sentence and the dead hands (shown as badges)."""
+    return [(title, lines) for title, lines in verdict_lines(o) if title not in ("", "Dead hands")]

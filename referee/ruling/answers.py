@@ -4,8 +4,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .errors import UsageError
-from .model import BETTOR, SEATS, FactDef
+from ..errors import UsageError
+from ..rules.model import BETTOR, SEATS, FactDef
 
 YES = {"yes", "y", "true", "t", "1"}
 NO = {"no", "n", "false", "f", "0"}

@@ -7,194 +7,21 @@ A ruleset folder holds `ruleset.yaml` (metadata, sources, scoring), an optional
 from __future__ import annotations
 
 import difflib
-import errno
 import gc
 import hashlib
 import os
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
 from . import model as m
-from .errors import LoadError, Place, Problem, UsageError
+from ..errors import LoadError, Place, Problem, UsageError
 from .files import Document, Loc, decode, read_bytes
+from .folders import PACKAGE_DIR, _feed, available, content_digest, data_dir, inputs, locate, search_dirs  # noqa: F401 (callers find rulesets here)
+from .ruleset import Lazy, Origin, Ruleset  # noqa: F401 (and the loaded ruleset's types)
 
 T = TypeVar("T", bound=BaseModel)
-
-PACKAGE_DIR = Path(__file__).resolve().parent
-
-
-def data_dir(name: str) -> Path:
-    """`rulesets` or `scenarios`: inside the wheel, else beside the package in a checkout."""
-    packaged = PACKAGE_DIR / f"_{name}"
-    if packaged.is_dir():
-        return packaged
-    return PACKAGE_DIR.parent / name
-
-
-def search_dirs() -> list[Path]:
-    extra = [Path(p) for p in os.environ.get("REFEREE_RULESETS", "").split(os.pathsep) if p]
-    return [*extra, data_dir("rulesets")]
-
-
-def available() -> dict[str, Path]:
-    """Ruleset id -> folder, first found wins (so REFEREE_RULESETS can shadow a shipped one)."""
-    found: dict[str, Path] = {}
-    for base in search_dirs():
-        if base.is_dir():
-            for folder in sorted(base.iterdir()):
-                if (folder / "ruleset.yaml").is_file():
-                    found.setdefault(folder.name, folder)
-    return found
-
-
-def locate(name: str, near: Path | None = None) -> Path:
-    """A ruleset id or a path to a ruleset folder (or its ruleset.yaml)."""
-    as_path = Path(name)
-    if as_path.name == "ruleset.yaml":
-        as_path = as_path.parent
-    if (as_path / "ruleset.yaml").is_file():
-        return as_path
-    if near is not None and (near.parent / name / "ruleset.yaml").is_file():
-        return near.parent / name
-    known = available()
-    if name in known:
-        return known[name]
-    if as_path.is_dir():  # a folder was meant: say what is missing, not that the id is unknown
-        raise UsageError(f"{name}: not a ruleset folder (no ruleset.yaml in it)")
-    hint = difflib.get_close_matches(name, known, n=1) or _ids_containing(name, known)
-    also = f"; did you mean '{hint[0]}'?" if hint else f"; known: {', '.join(known) or 'none'}"
-    raise UsageError(f"unknown ruleset '{name}'{also}")
-
-
-def _ids_containing(name: str, known: Iterable[str]) -> list[str]:
-    """The one id that has `name` as a whole part ('mahjcon' -> 'tournament-mahjcon', 'house' ->
-    'house-example'): a judge types the word she remembers, which is too short for a close match."""
-    word = name.strip().lower().replace("_", "-")
-    hits = [k for k in known if word and word in k.split("-")]
-    return hits if len(hits) == 1 else []
-
-
-class Origin:
-    """Where a node or a situation was written, so a problem names the right file.
-
-    An origin from the on-disk cache knows only the path; the file is read again (once per
-    load, shared through `docs`) the first time a problem needs a line and column.
-    """
-
-    __slots__ = ("path", "loc", "_doc", "_docs")
-
-    def __init__(self, doc: Document | str, loc: Loc, docs: dict[str, Document] | None = None) -> None:
-        self.path = doc if isinstance(doc, str) else doc.path
-        self.loc = loc
-        self._doc = None if isinstance(doc, str) else doc
-        self._docs = docs
-
-    @property
-    def doc(self) -> Document:
-        if self._doc is None:
-            from .yamlload import read
-
-            docs = self._docs if self._docs is not None else {}
-            if self.path not in docs:
-                try:
-                    docs[self.path] = read(self.path)
-                except LoadError:  # changed since it was cached: the file is the best we can name
-                    docs[self.path] = Document(self.path, None, {})
-            self._doc = docs[self.path]
-        return self._doc
-
-    def place(self, *sub: Any) -> Place:
-        return self.doc.place(self.loc + tuple(sub))
-
-
-K = TypeVar("K")
-V = TypeVar("V")
-
-
-class Lazy(Mapping[K, V]):
-    """A read-only mapping whose values are built from their packed form on first use.
-
-    The cache hands out situations and origins this way: a ruling needs two or three of them.
-    """
-
-    def __init__(self, packed: dict[K, Any], build: Callable[[Any], V]) -> None:
-        self._packed = packed
-        self._build = build
-        self._built: dict[K, V] = {}
-
-    def __getitem__(self, key: K) -> V:
-        try:
-            return self._built[key]
-        except KeyError:
-            built = self._built[key] = self._build(self._packed[key])
-            return built
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._packed
-
-    def __iter__(self) -> Iterator[K]:
-        return iter(self._packed)
-
-    def __len__(self) -> int:
-        return len(self._packed)
-
-
-@dataclass
-class Ruleset:
-    meta: m.RulesetMeta
-    scoring: m.Scoring
-    sources: dict[str, m.Source]
-    facts: dict[str, m.FactDef]
-    situations: Mapping[str, m.Situation]  # a dict while loading; `Lazy` from the cache
-    folder: Path
-    chain: list[str]
-    hash: str = ""  # the first 12 characters of `digest`, shown with every ruling
-    digest: str = ""  # sha256 over every file of the chain, base first: the cache's key
-    links: list[tuple[str, str | None]] = field(default_factory=list)  # (folder, its 'extends'), base first
-    # The *_origin maps are dicts while loading and read-only `Lazy` maps from the cache.
-    fact_origin: dict[str, Origin] = field(default_factory=dict)
-    situation_origin: dict[str, Origin] = field(default_factory=dict)
-    node_origin: dict[tuple[str, str], Origin] = field(default_factory=dict)
-    field_origin: dict[tuple[str, str], Origin] = field(default_factory=dict)  # (situation, key) a patch changed
-    meta_origin: Origin | None = None
-    # A role's seat fact, built once per role: the engine asks for it on every step of a walk.
-    _role_facts: dict[int, tuple[m.RoleDef, m.FactDef]] = field(default_factory=dict, init=False, repr=False, compare=False)
-
-    @property
-    def id(self) -> str:
-        return self.meta.id
-
-    @property
-    def label(self) -> str:
-        """The version as printed everywhere: the author's version and the content hash, since
-        two folders may both say 2026.1 and rule differently."""
-        return f"{self.meta.version} ({self.hash})"
-
-    def situation(self, sid: str) -> m.Situation:
-        if sid in self.situations:
-            return self.situations[sid]
-        hint = difflib.get_close_matches(sid, self.situations, n=1)
-        also = f"; did you mean '{hint[0]}'?" if hint else "; try 'referee search WORDS'"
-        raise UsageError(f"unknown situation '{sid}' in ruleset '{self.id}'{also}")
-
-    def fact(self, name: str, sid: str | None = None) -> m.FactDef | None:
-        """A fact as a situation sees it: its own facts and roles first, then the ruleset's."""
-        sit = self.situations.get(sid) if sid else None
-        if sit is not None:
-            if name in sit.facts:
-                return sit.facts[name]
-            role = sit.roles.get(name)
-            if role is not None:
-                known = self._role_facts.get(id(role))
-                if known is None or known[0] is not role:  # an id is only reused once its role is gone
-                    known = self._role_facts[id(role)] = (role, role.as_fact())
-                return known[1]
-        return self.facts.get(name)
-
 
 # ---------------------------------------------------------------------------
 # validation with places
@@ -277,50 +104,6 @@ def validate(cls: type[T], doc: Document, loc: Loc = ()) -> tuple[T | None, list
 
 # ---------------------------------------------------------------------------
 # loading
-
-
-def inputs(folder: Path) -> tuple[list[str], Problem | None]:
-    """The files a ruleset folder is made of, relative to it, in the order they are read and hashed."""
-    files = ["ruleset.yaml"]
-    if os.path.lexists(folder / "facts.yaml"):
-        files.append("facts.yaml")
-    if os.path.lexists(folder / "coverage.yaml"):  # an event's map of its sheet: read by the lint, kept with the rules
-        files.append("coverage.yaml")
-    sit_dir = folder / "situations"
-    try:
-        names = os.listdir(sit_dir)
-    except FileNotFoundError:
-        if not os.path.islink(sit_dir):
-            return files, None
-        return files, Problem(Place(str(sit_dir)), "situations folder is a symlink to nothing")
-    except NotADirectoryError:
-        return files, Problem(Place(str(sit_dir)), "'situations' is a file; it must be a folder of situation files")
-    except OSError as exc:
-        why = "a symlink loop" if exc.errno == errno.ELOOP else exc.strerror
-        return files, Problem(Place(str(sit_dir)), f"situations folder is {why}")
-    # As glob("*.yaml") would pick them: hidden files (an editor's .x.yaml.swp) are not situations.
-    return files + [f"situations/{n}" for n in sorted(names) if n.endswith(".yaml") and not n.startswith(".")], None
-
-
-def _feed(h: "hashlib._Hash", rel: str, data: bytes) -> None:
-    h.update(rel.encode())
-    h.update(b"\0")
-    h.update(data)
-    h.update(b"\0")
-
-
-def content_digest(folder: Path, base_digest: str) -> str | None:
-    """The digest `load` would give this folder's files, without parsing them; None if one cannot be read."""
-    files, bad = inputs(folder)
-    if bad is not None:
-        return None
-    h = hashlib.sha256(base_digest.encode())
-    for rel in files:
-        try:
-            _feed(h, rel, read_bytes(os.path.join(folder, rel)))
-        except LoadError:
-            return None
-    return h.hexdigest()
 
 
 def load(name: str | Path, _seen: tuple[Path, ...] = (), near: Path | None = None) -> tuple[Ruleset | None, list[Problem]]:

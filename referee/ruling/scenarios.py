@@ -7,13 +7,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from . import model as m
+from ..rules import model as m
 from .answers import example, normalize, players_map
 from .engine import Question, advance
 from .outcome import Outcome
-from .errors import LoadError, MissingAnswer, Problem, RefereeError, UsageError
-from .files import Document
-from .loader import Ruleset, data_dir, load_strict, validate
+from ..errors import LoadError, MissingAnswer, Problem, RefereeError, UsageError
+from ..rules.files import Document
+from ..rules.loader import Ruleset, data_dir, load_strict, validate
 
 
 def situation_fact_names(rs: Ruleset, sid: str) -> set[str]:
@@ -122,18 +122,26 @@ _NOT_ANSWERS = (
 )
 
 
+def _places_later(text: str, path: str, places: dict) -> None:
+    """A cached file's places, found only when a problem must name one: the YAML reader is
+    imported then, never on the warm path."""
+    from ..rules.yamlload import note_places
+
+    note_places(text, path, places)
+
+
 def load_file(path: Path, fallback: str = "nmjl") -> Scenario:
     """A scenario or answers file; `fallback` is its ruleset when the file names none."""
-    from . import cache
-    from .files import Document, decode, read_bytes
+    from ..rules import cache
+    from ..rules.files import Document, decode, read_bytes
 
     raw = read_bytes(path)
     text = decode(raw, path)
     data = cache.fetch_file(path, raw)
     if data is not None:  # validated before, byte for byte: no YAML parser, no validator to build
-        doc = Document(str(path), None, None, text)
+        doc = Document(str(path), None, None, text, _places_later)
     else:
-        from .yamlload import parse
+        from ..rules.yamlload import parse
 
         doc = parse(text, str(path))
         if isinstance(doc.data, dict) and "situation" not in doc.data:
@@ -176,7 +184,7 @@ def facts_of(rs: Ruleset, sc: Scenario, card: str | None = None,
 def _from_tiles(rs: Ruleset, sc: Scenario, facts: dict[str, Any], card: str | None = None,
                 event_card: Callable[[], str | None] | None = None) -> dict[str, Any]:
     """The facts a file's `hand:` or `table:` answers through the card; a problem is placed in the file."""
-    from .cards.answer import card_facts, card_of, from_tiles
+    from ..cards.answer import card_facts, card_of, from_tiles
 
     name = sc.data.card
     if name and ("/" in name or name.endswith((".yaml", ".yml"))) and not Path(name).is_absolute():

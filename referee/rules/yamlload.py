@@ -12,7 +12,7 @@ from typing import Any
 
 import yaml
 
-from .errors import LoadError, Place, Problem
+from ..errors import LoadError, Place, Problem
 from .files import MAX_BYTES, Document, Loc, decode, place_of, read_bytes  # noqa: F401  (re-exported for callers)
 
 
@@ -245,8 +245,8 @@ def parse(text: str, path: str) -> Document:
     """Parse one YAML document; every failure is a LoadError naming path:line:col."""
     node = _compose(text, path)
     if node is None:
-        return Document(path, None, {(): Place(path, 1, 1)}, text)
-    return Document(path, _Builder(path, None).build(node, (), 0), None, text)
+        return Document(path, None, {(): Place(path, 1, 1)}, text, note_places)
+    return Document(path, _Builder(path, None).build(node, (), 0), None, text, note_places)
 
 
 def read(path: Path | str) -> Document:

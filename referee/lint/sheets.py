@@ -17,10 +17,10 @@ from __future__ import annotations
 import difflib
 from typing import Any
 
-from . import model as m
-from .errors import LoadError, Place, Problem
-from .loader import Ruleset, validate
-from .outcome import PLACEHOLDER, SCORING_NUMBERS
+from ..rules import model as m
+from ..errors import LoadError, Place, Problem
+from ..rules.loader import Ruleset, validate
+from ..ruling.outcome import PLACEHOLDER, SCORING_NUMBERS
 
 _CARRIER_KINDS = ("situation", "ruling", "scoring", "fact", "note")
 
@@ -102,8 +102,8 @@ def check_coverage(rs: Ruleset) -> list[Problem]:
     if not path.is_file():
         return [Problem(where, f"ruleset '{rs.id}' names its sheet ({', '.join(rs.meta.sheet)}) but has no coverage.yaml "
                         "mapping each of its sections to the situation, ruling or note that carries it")]
-    from .files import decode, read_bytes
-    from .yamlload import parse
+    from ..rules.files import decode, read_bytes
+    from ..rules.yamlload import parse
 
     try:
         doc = parse(decode(read_bytes(path), path), str(path))
@@ -174,8 +174,8 @@ def coverage_rows(rs: Ruleset) -> list[tuple[str, str, list[str]]]:
     path = rs.folder / "coverage.yaml"
     if not rs.meta.sheet or not path.is_file():
         return []
-    from .files import decode, read_bytes
-    from .yamlload import parse
+    from ..rules.files import decode, read_bytes
+    from ..rules.yamlload import parse
 
     cov, _ = validate(m.CoverageFile, parse(decode(read_bytes(path), path), str(path)))
     if cov is None:

@@ -10,9 +10,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import model as m
-from .errors import UsageError
-from .loader import Ruleset
+from ..rules import model as m
+from ..errors import UsageError
+from ..rules.loader import Ruleset
 from .scoring import Party, Payment, points as score_points, standard
 
 PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9_]*)\}")

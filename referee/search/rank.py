@@ -23,8 +23,8 @@ from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
-from .model import Situation
-from .searchwords import RELATED, pieces, runs, tokens
+from ..rules.model import Situation
+from .words import RELATED, pieces, runs, tokens
 
 MAX_TERMS = 64  # distinct query terms considered; more words than this never come from a judge
 K1 = 1.2  # how fast more mentions of a term stop adding (BM25's usual value)

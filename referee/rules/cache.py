@@ -26,13 +26,14 @@ from pathlib import Path
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from . import __version__
+from .. import __version__
 from .cachefiles import _not_foreign, folder, make_private, owned_alone, read_entry, write_whole  # noqa: F401 (kept here for callers)
-from .errors import RefereeError
-from .loader import Lazy, Origin, Ruleset, content_digest, locate
+from ..errors import RefereeError
+from .folders import content_digest, locate
+from .ruleset import Lazy, Origin, Ruleset
 
 _ORIGINS = ("fact_origin", "situation_origin", "node_origin", "field_origin")
-_SHAPING = ("model.py", "loader.py", "yamlload.py", "files.py", "cache.py")  # modules whose change alters an entry
+_SHAPING = ("model.py", "loader.py", "yamlload.py", "files.py", "cache.py", "ruleset.py", "folders.py")  # modules whose change alters an entry
 
 _MEMORY: dict[tuple[Path, str], Ruleset] = {}
 _stamp: str | None = None
@@ -211,7 +212,7 @@ class _DataOnly(pickle.Unpickler):
     def find_class(self, module: str, name: str) -> Any:
         if module == "pathlib" and name in _PATHS:
             return super().find_class(module, name)
-        if module == "referee.model":
+        if module == "referee.rules.model":
             from . import model
 
             found = getattr(model, name, None)

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
-from .errors import UsageError
-from .loader import PACKAGE_DIR
+from ..errors import UsageError
+from ..rules.folders import PACKAGE_DIR
 
 FIRST_BAR = 0.90  # the tuned corpus: its situation first for this share of phrasings (issue 24 raises it to 97%)
 TOP3_BAR = 1.0  # ... and in the top 3 for every one
@@ -146,7 +146,7 @@ def read(path: Path, ruleset: str | None = None) -> list[Phrasing]:
     """The phrasings of one corpus file. `ruleset` given: the file maps situations (of that
     ruleset) to phrasings; else it maps rulesets to situations. Bad layout: one UsageError
     naming path:line:col."""
-    from .yamlload import read as read_yaml
+    from ..rules.yamlload import read as read_yaml
 
     doc = read_yaml(path)
     data = doc.data
@@ -179,7 +179,7 @@ def heldback(folder: Path | None = None) -> list[Phrasing]:
 def rank(phrasings: Iterable[Phrasing], situations: Callable[[str], Sequence[Any]]) -> list[Ranked]:
     """Each phrasing ranked among its ruleset's situations, as `referee search -r` ranks them.
     A phrasing told for a situation its ruleset does not have is an error, not a miss."""
-    from .search import search
+    from .rank import search
 
     out = []
     for p in phrasings:
@@ -195,7 +195,7 @@ def measure(folder: Path | None = None, situations: Callable[[str], Sequence[Any
     if situations is None:
         from functools import lru_cache
 
-        from .loader import load_strict
+        from ..rules.loader import load_strict
 
         situations = lru_cache(maxsize=None)(lambda rid: list(load_strict(rid).situations.values()))
     folder = folder or corpus_dir()

@@ -10,7 +10,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import Place, Problem, UsageError
+from ..errors import Place, Problem, UsageError
 
 
 @dataclass

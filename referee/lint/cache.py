@@ -2,9 +2,9 @@
 
 Called by `referee check` (cli/author.py) and `show --format mermaid|dot` (cli/browse.py)
 instead of `checks.lint`. An entry holds the problems
-the lint found in one ruleset folder, keyed like the ruleset cache (cache.py): the digest of
+the lint found in one ruleset folder, keyed like the ruleset cache (rules/cache.py): the digest of
 every file of the ruleset and its bases, the folders they were read from, and the source of
-the code that lints (every module of the `referee` package itself, so a changed check is never
+the code that lints (every module of the packages it reaches, so a changed check is never
 answered from an old entry). Anything else, a corrupt entry included, is a miss and the lint
 runs afresh. A 5,000-situation ruleset lints in about 8 s and loads from the cache in 0.4 s,
 so without this entry the second check would cost nearly what the first did.
@@ -16,21 +16,22 @@ import os
 import pickle
 from pathlib import Path
 
-from . import cache
-from .errors import Place, Problem
-from .loader import Ruleset
+from ..rules import cache
+from ..errors import Place, Problem
+from ..rules.loader import Ruleset
 
 MAX_ENTRIES = 64  # one per ruleset folder checked; the least recently used go first
 _stamp: str | None = None
 
 
 def _code_stamp() -> str:
-    """The ruleset cache's stamp and the source of every top-level module: the lint reaches
-    into search, outcome and deadtext, and a new check in any of them must run."""
+    """The ruleset cache's stamp and the source of every module the lint can reach (the rules,
+    the ruling's words, search, the card): a new check in any of them must run."""
     global _stamp
     if _stamp is None:
         h = hashlib.sha256(cache.stamp().encode())
-        for path in sorted(Path(__file__).resolve().parent.glob("*.py")):
+        core = Path(__file__).resolve().parent.parent
+        for path in sorted(p for d in ("rules", "ruling", "search", "lint", "cards") for p in (core / d).glob("*.py")):
             h.update(path.name.encode() + b"\0" + path.read_bytes())
         _stamp = h.hexdigest()
     return _stamp

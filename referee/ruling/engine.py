@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from . import model as m
-from .errors import RefereeError, UsageError
-from .loader import Ruleset
+from ..rules import model as m
+from ..errors import RefereeError, UsageError
+from ..rules.loader import Ruleset
 from .outcome import PLACEHOLDER, SCORING_NUMBERS, Carry, Outcome, Step, build_outcome, carry_amounts
 
 MAX_STEPS = 500  # far beyond any real tree; guards a cycle the lint would have reported

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .model import BETTOR, GROUPS, SEATS, WALL_BET, Scoring
+from ..rules.model import BETTOR, GROUPS, SEATS, WALL_BET, Scoring
 
 
 @dataclass(frozen=True)
@@ -130,7 +130,7 @@ _HOW_WORDS = {"self": "self-pick", "selfpick": "self-pick", "self-drawn": "self-
 
 def how_of(raw: str, what: str = "how") -> str:
     """How a Mah Jongg was made, from the words a judge types ('self' is a self-pick)."""
-    from .errors import UsageError
+    from ..errors import UsageError
 
     key = raw.strip().lower()
     how = _HOW_WORDS.get(key, raw)
@@ -140,7 +140,7 @@ def how_of(raw: str, what: str = "how") -> str:
 
 
 def _check_seats(winner: str, how: str, discarder: str | None, dead: tuple[str, ...] | list[str]) -> None:
-    from .errors import UsageError
+    from ..errors import UsageError
 
     if how not in HOWS:
         raise UsageError(f"how must be discard, self-pick or joker-exchange, not '{how}'")
@@ -233,7 +233,7 @@ def standard(
         out.lines.append(f"{out.who[BETTOR]} pays like a player who did not discard: {wall_bet.amount}")
     elif bettor_on:
         if bettor_on not in SEATS:
-            from .errors import UsageError
+            from ..errors import UsageError
 
             raise UsageError(f"the bettor must bet on a seat ({', '.join(SEATS)}) or on a wall game, not '{bettor_on}'")
         bet = Party("bettor", BETTOR, names.get(BETTOR))
@@ -385,7 +385,7 @@ def wall_game(scoring: Scoring, *, dead: tuple[str, ...] | list[str] = (), names
 
 def add_penalties(out: Settlement, scoring: Scoring, penalties: list[tuple[str, str]], names: dict[str, str] | None = None) -> None:
     """Charge each (penalty name, seat) the points the ruleset's sheet names for it, beside the game's own."""
-    from .errors import UsageError
+    from ..errors import UsageError
 
     names = names or {}
     for name, seat in penalties:

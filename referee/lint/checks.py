@@ -9,12 +9,12 @@ import re
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from . import model as m
-from .deadtext import dead_claims
-from .outcome import PLACEHOLDER, SCORING_NUMBERS
-from .errors import Place, Problem
-from .loader import Ruleset
-from .search import words as search_words
+from ..rules import model as m
+from ..ruling.deadtext import dead_claims
+from ..ruling.outcome import PLACEHOLDER, SCORING_NUMBERS
+from ..errors import Place, Problem
+from ..rules.loader import Ruleset
+from ..search.rank import words as search_words
 from .sheets import check_coverage, check_ruling as check_sheet_numbers
 
 Key = tuple[str, str]  # (situation, node)
@@ -176,7 +176,7 @@ def _lost_binds(rs: Ruleset, node_place) -> list[Problem]:  # type: ignore[no-un
     """An overlay that rewrites a node whose goto the base bound (`bind: {declarer: winner}`)
     and leaves the bind out: the seat is asked again there, and the overlay differs from its
     base where it meant to change nothing. Found by comparing each rewritten node with the base's."""
-    from .loader import load
+    from ..rules.loader import load
 
     if not rs.meta.extends:
         return []
@@ -447,7 +447,7 @@ def _no_cite(rs: Ruleset, sid: str, nid: str, r: m.Ruling) -> str:
 
 
 def _base_sources(rs: Ruleset) -> set[str]:
-    from .loader import load
+    from ..rules.loader import load
 
     try:
         base, _ = load(rs.meta.extends or "", near=rs.folder)

@@ -4,9 +4,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from . import __version__
+from .. import __version__
 from .outcome import Outcome
-from .loader import Ruleset
+from ..rules.loader import Ruleset
 from .scoring import Party
 
 GAME_TEXT = {
@@ -204,7 +204,7 @@ def outcome_lines(o: Outcome) -> list[tuple[str, list[str]]]:
 def ruling_text(o: Outcome) -> str:
     """The whole ruling as plain text, one line a paragraph or item and never wrapped: what the
     log keeps, so `log show` wraps it to whatever screen reads it later."""
-    from .safe import clean
+    from ..safe import clean
 
     rs = o.ruleset
     title = rs.situations[o.situation].title
@@ -235,7 +235,7 @@ def _in_words(rs: Ruleset, sid: str, text: str) -> str:
 
 def _who_words(rs: Ruleset, sid: str, role: str) -> str:
     """A role as the rulings name it while its seat is open: 'the picker', 'each other player'."""
-    from .model import GROUPS
+    from ..rules.model import GROUPS
 
     if role in GROUPS:
         return "every other hand"
@@ -262,7 +262,7 @@ def tree_lines(rs: Ruleset, sid: str) -> list[str]:
     chosen, each ruling in full with its seats open ('the declarer'). A node's id closes its
     line in brackets, for an overlay's `patch:`; a question or ruling two branches share is
     printed once and pointed back to."""
-    from . import model as m
+    from ..rules import model as m
 
     sit = rs.situation(sid)
     out = [f"{sit.id}: {sit.title}", f"  {sit.summary}", ""]
@@ -339,7 +339,7 @@ def tree_graph(rs: Ruleset, sid: str, fmt: str) -> str:
     Every name and label from the ruleset is escaped; node ids are ours (n0, g0), never the
     ruleset's, so nothing an author writes can close a string or start a statement.
     """
-    from . import model as m
+    from ..rules import model as m
 
     sit = rs.situation(sid)
     mermaid = fmt == "mermaid"

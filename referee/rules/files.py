@@ -9,11 +9,12 @@ import errno
 import os
 import stat
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
-from .errors import LoadError, Place, Problem
+from ..errors import LoadError, Place, Problem
 
 Loc = tuple[Any, ...]
+FindPlaces = Callable[[str, str, "dict[Loc, Place]"], None]  # (text, path, places to fill)
 
 MAX_BYTES = 1_000_000  # a situation file is a few kB
 
@@ -69,23 +70,25 @@ class Document:
     """Plain data from one YAML file plus the place of every mapping key and value.
 
     Places are found only when first asked for (a file that loads cleanly rarely needs
-    them): the text is parsed again, this time noting where each value sits.
+    them): `find_places` parses the text again, this time noting where each value sits. It is
+    handed in by whoever made the document (the YAML reader, or a cache hit that skipped it), so
+    this module, read on every warm start, never imports the parser.
     """
 
-    def __init__(self, path: str, data: Any, places: dict[Loc, Place] | None = None, text: str = "") -> None:
+    def __init__(self, path: str, data: Any, places: dict[Loc, Place] | None = None, text: str = "",
+                 find_places: FindPlaces | None = None) -> None:
         self.path = path
         self.data = data
         self._places = places
         self.text = text
+        self._find_places = find_places
 
     @property
     def places(self) -> dict[Loc, Place]:
         if self._places is None:
             places: dict[Loc, Place] = {}
-            if self.text:
-                from .yamlload import note_places
-
-                note_places(self.text, self.path, places)
+            if self.text and self._find_places is not None:
+                self._find_places(self.text, self.path, places)
             self._places = places
         return self._places
 

@@ -5,15 +5,16 @@ import json
 from pathlib import Path
 from typing import Any
 
-from . import model as m
+from ..rules import model as m
 
-SCHEMA_DIR = Path(__file__).resolve().parent / "schema"
+# Beside the package, not in lint/: every YAML file's editor header points at referee/schema/.
+SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schema"
 class _CardFile:
     """A card file is read by referee.cards.notation, not by a model: its schema is built there."""
 
     @staticmethod
     def model_json_schema(by_alias: bool = True) -> dict[str, Any]:
-        from .cards.cardschema import schema
+        from ..cards.cardschema import schema
 
         return schema()
 

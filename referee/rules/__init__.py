@@ -1,0 +1,13 @@
+"""The rules: what a ruleset may say, and how it is read from its YAML files.
+
+A ruleset is a folder (`ruleset.yaml`, `facts.yaml`, `situations/*.yaml`, optionally extending
+another). `loader.load` finds it (`folders`), reads each file with the place of every value
+(`files`, `yamlload`), validates it against the model (`model`), merges overlays and hands back
+a `ruleset.Ruleset`. `cache` keeps a validated ruleset between runs as plain pickled data, so a
+warm ruling neither parses YAML nor imports PyYAML.
+
+Called by everything that rules, prints, checks or serves. It must never import `ruling`,
+`search`, `lint`, `cards`, `store`, `handouts`, `diff`, `quiz`, `house`, `web` or `cli`: the
+rules are read the same whatever later makes use of them. Of referee's top level it uses only
+`errors`.
+"""
