@@ -1,4 +1,4 @@
-"""The rulings log: every ruling a judge records, kept in SQLite.
+"""The rulings log: every ruling a judge records, kept in SQLite (a file) or PostgreSQL (a URL).
 
 The interface the command line (and, later, the judges' web page) calls:
 
@@ -9,5 +9,9 @@ The interface the command line (and, later, the judges' web page) calls:
 - `transfer` (export/import), `snapshot` (the rules as they were), `replay`.
 - `signins`: the judges' sign-ins at a venue (`referee serve`), kept beside the rulings.
 
-This package imports nothing heavy itself; `sqlite3` is imported by `db` only.
+- `backend` (the protocol and the errors both databases raise), `sqlite` and `postgres` (one
+  each), `connect` (which of them an address means; above both).
+
+This package imports nothing heavy itself; `sqlite3` is imported by `db` only, the PostgreSQL
+driver by `postgres` only. It imports `rules` and `ruling` (a ruling as stored), never a skin.
 """

@@ -8,7 +8,9 @@ pays for them at start-up.
 The pages hold no rules logic. They walk the same engine as `referee rule` (`walk`), show the
 outcome through the same core renderer, and record through the same store call into the same
 log, with the same event settings; a ruling recorded from a phone is stored exactly as the
-command line stores it. Modules: `app` (settings, templates, roles, error pages), `walk` (a
+command line stores it. Modules: `app` (the routes and the error pages; the only module that
+imports the pages), `state` (what every page shares, read from `request.app.state`: settings,
+templates, roles, the log), `forms` (what a page reads from a request), `walk` (a
 query string to the next question or the outcome; pure), `judge` (search, questions, ruling,
 record), `auth` (sign-in, a second phone waiting for the head judge, the Judges page), `head`
 (the live log, withdraw, exports, handouts), `pay` (settle a Mah Jongg), `quiz`
