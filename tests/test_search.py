@@ -123,7 +123,8 @@ def test_a_narrower_premise_is_read_from_the_situations_names(sits) -> None:  # 
 
     have = {s.id: premise_of(s) for s in sits if premise_of(s)}
     assert have == {"three-player-false-mahjong": "short-handed", "short-handed-game": "short-handed",
-                    "table-rule": "table-rule"}
+                    "table-rule": "table-rule", "exposure-after-wall-pick": "wall-pick",
+                    "jokerless-not-announced": "unannounced"}
 
 
 @pytest.mark.parametrize("story,stated", [

@@ -83,16 +83,30 @@ PREMISES: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
         re.compile(r"\btournament"),
         re.compile(r"\btournament|\bevent\b|\bdirector\b|\bclock\b|\btime (was )?called|\bscore ?(sheet|card)|"
                    r"\bround\b|\btimer?\b")),
+    # a case about what went unsaid (a jokerless hand not announced) is not the case itself
+    "unannounced": (
+        re.compile(r"jokerless[- ]not[- ]announced"),
+        re.compile(r"\b(did ?n[o']?t|never|forgot( to)?|without|not) (say|said|saying|announc\w*|claim\w*|mention\w*|tell|told|declar\w*|call\w*)\b|"
+                   r"\bunannounced|\bnot announced|\bafter (we|they|everyone|everybody|all) (had )?paid|\balready paid|\bpaid (her|him|them) (single|normal|the normal|the regular)")),
+    # an exposure made after a pick from the wall: only when the story has the wall or the pick
+    "wall-pick": (
+        re.compile(r"after[- ]wall[- ]pick|after picking from the wall"),
+        re.compile(r"\bwall|\b(drew|draw|draws|drawn|drawing|pick|picks|picked|picking|pulled|self[- ]?pick\w*)\b")),
     "online": (
         re.compile(r"\bonline|\bon[- ]line|\bvirtual"),
         re.compile(r"\bonline|\bon[- ]line|\bapp\b|\bsite\b|\bwebsite|\binternet|\bzoom\b|\bcomputer|\bscreen|"
                    r"\bclick|\bdisconnect|\bconnection|\bbrowser|\bvirtual|\bautomatic")),
 }
+# Premises whose words are common at any table (a wall, a pick): stating one only lifts the
+# penalty, it does not make the case first.
+ONLY_WHEN_STATED = frozenset(("wall-pick",))
 # "how much", "how many points", "what does she pay / lose / owe": a question about amounts
 _AMOUNT = re.compile(r"\bhow (much|many (points|cents|dollars|chips))|\bwhat (do|does|did|should|would|will) "
                      r"(she|he|they|i|we|you|each|everyone|everybody|the [a-z]+|[a-z]+) (\w+ )?(pay|owe|lose|get|collect|win)s?\b|"
-                     r"\bpoints?\b|\bpayout|\bpayments?\b|\bwho pays\b|\bwhat('s| is) (owed|the payout)|\bdouble\b|\bcents?\b")
-_PAYING = re.compile(r"\bpa(y|ys|id|ying)\b", re.I)  # a situation about paying says so in its title
+                     r"\bpoints?\b|\bpayout|\bbonus|\bwhat('s| is| gets?) added\b|\bwho scores\b|\bwhat (do|does|did) (\w+ ){1,3}score\b|\bpayments?\b|\bwho pays\b|\bwhat('s| is) (owed|the payout)|\bdouble\b|\bcents?\b")
+# a situation about paying says so in its title, or (under an event's points) in its summary
+_PAYING = re.compile(r"\bpa(y|ys|id|ying)\b", re.I)
+_SCORING = re.compile(r"\bscores?\b.*\bpoints\b|\bpoints\b.*\bscores?\b", re.I)
 
 
 def premise_of(sit: Situation) -> str | None:
@@ -209,7 +223,7 @@ class Index:
             docs.append(doc)
             idx.title_pairs.append(_side_by_side(runs(sit.title)))
             idx.premises.append(premise_of(sit))
-            if _PAYING.search(sit.title):
+            if _PAYING.search(sit.title) or _SCORING.search(sit.summary):
                 idx.paying.append(i)
             idx.terms.append(frozenset(t for counts, _ in doc.values() for t in counts))
             idx.shown.append(shown)
@@ -267,9 +281,13 @@ class Index:
         said: list[str] = []  # the terms in the order typed, for word pairs
         for typed, word, term, added in pieces(text):
             found: set[str] = set()
-            if term in self.postings:
-                query[term] = 1.0
-                found.add(term)
+            # a phrase's own term the situations never use ("is she dead") still points at its relatives
+            if term in self.postings or term in RELATED and typed != word:
+                if term in self.postings:
+                    query[term] = 1.0
+                    found.add(term)
+                else:
+                    query.setdefault(term, 0.0)
                 for other, weight in RELATED.get(term, ()):
                     if other in self.postings and query.get(other, 0.0) < weight:
                         query[other] = weight
@@ -315,7 +333,10 @@ class Index:
         stated = stated_premises(text)
         for i in scores:
             if self.premises[i] is not None:  # the case for that premise, when the story sets it up
-                scores[i] *= PREMISE_STATED if self.premises[i] in stated else PREMISE_FACTOR
+                if self.premises[i] not in stated:
+                    scores[i] *= PREMISE_FACTOR
+                elif self.premises[i] not in ONLY_WHEN_STATED:
+                    scores[i] *= PREMISE_STATED
         if asks_amount(text) and self.paying:
             for i in self.paying:
                 if i in scores:

@@ -67,11 +67,26 @@ _PHRASE_RULES: list[tuple[str, str]] = [
     ("out of tiles", "runout"),
     ("joker exchange|swap|trade|redemption|exchanges|swaps", "exchange joker"),
     ("put|puts|putting up", "expose"),
+    ("own pick|picks|draw|draws|drawn", "selfpick"),  # "mahjong on her own pick"
+    ("how long", "late"),  # "how long do you have to call": until when a call is in time
+    (f"called|calls|named|names the|her|that tile|discard a|an {_TILE}", "name ..."),
+    ("but it|that was|is [a] different|another|other tile|one", "name error"),
+    ("not supposed to be out|served|pushed [out] [yet]", "serve early"),
+    # a tile's number, not a count: "a number pung", "kongs of different numbers"
+    ("number|numbers pung|pungs|kong|kongs|quint|quints|sextet|sextets", "tile pung"),
+    ("same|different|another|other|odd|even|two number|numbers", "tile"),
+    # "she says her hand is fine": the player called dead disputes it
+    ("says|said|insists|insisted|claims|claimed ~ ~ ~ fine|alive|ok|okay|good", "deny"),
+    # exposures sit on top of the rack; a tile "in" the rack is hidden
+    ("on [top] [of] her|his|my|their|the rack|racks", "expose"),
     ("who get|gets|should", "call"),
     ("cent|cents|dollar|dollars|point|points hand|hands", "pay value hand"),
     ("before|while ~ ~ ~ ~ used|ran|run up|out", "early"),
     ("before|while ~ ~ ~ was|is|were|had finished|done|empty|over|gone|exhausted|depleted", "early"),
-    ("are|is|were|was [not] you|she|he|they|i dead", "ask dead"),
+    # "aren't you dead" is said to a player: a challenge. "is she dead" after a story is the
+    # judge asking what the story's error costs, which the story decides, not a challenge
+    ("are|were [not] you dead", "ask dead"),
+    ("is|was she|he|they|her|his [hand] dead", "isdead"),
     ("expose|exposed|showing|showed|face in|on the wall", "flip wall"),
     ("before anyone|anybody|someone|somebody|east discarded|threw|discards|throws", "before first discard"),
     ("extra|fifth|5th|spare player|person|lady|one", "fifth player"),
@@ -206,6 +221,14 @@ _FORMS: dict[str, tuple[str, ...]] = {
                               "characters", "dot", "dots", "circle", "circles", "tile", "tiles")},
     **{w: ("not",) for w in ("not", "didnt", "dont", "doesnt", "cant", "cannot", "isnt", "wasnt", "hasnt",
                              "havent", "hadnt", "arent", "werent", "couldnt", "shouldnt", "never")},
+    # "a kong of twos": a tile's number, not a count of players or tiles ("two of us", "two jokers")
+    **{w: ("tile",) for w in ("ones", "twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines",
+                              "1s", "2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s", "soaps")},
+    # a hand's name on the card ("consec", "2468"): the judge is reading the card
+    **{w: ("hand", "card") for w in ("consec", "consecutive", "2468", "369", "13579", "evens", "odds", "quints")},
+    **{w: ("expose", "see") for w in ("show", "shows", "showed", "shown", "showing")},
+    **{w: ("complete",) for w in ("finish", "finished", "finishes", "finishing", "completed", "completes", "completing")},
+    **{w: ("own",) for w in ("own", "herself", "himself", "myself", "yourself", "themselves")},
     "replay": ("replay",), "restart": ("replay",), "redo": ("replay",), "redeal": ("replay",),
     "concealed": ("conceal",), "hidden": ("conceal",),
     "penalty": ("pay", "penalty"), "penalties": ("pay", "penalty"),
@@ -270,6 +293,8 @@ def _stem(word: str) -> tuple[str, ...]:
         return forms
     if word.isdigit() and len(word) == 1:
         return ()  # a lone digit is a tile's number ("3 bam"), never what decides the situation
+    if len(word) == 4 and word.startswith(("19", "20")) and word.isdigit():
+        return ("year",)  # "2004", "2025": a year group on the card (or the card's year), whichever year
     return (_cut(word),)
 
 
@@ -310,6 +335,7 @@ _RELATED: dict[str, tuple[tuple[str, float], ...]] = {
     "hand": (("player", 0.3),),
     "conceal": (("rack", 0.3),),
     "lose": (("pay", 0.6),),
+    "isdead": (("dead", 0.4),),  # "..., is she dead?": what the story's error costs, which the story decides
 }
 RELATED = {_cut(word): tuple((_cut(t), w) for t, w in related) for word, related in _RELATED.items()}
 
