@@ -14,6 +14,9 @@ run, so a machine busy with other work slows both sides of each ratio alike:
   search 8/1   an 8-word query / a 1-word query                                          (<= 8: linear)
   serve        `referee serve`: ready to answer (< 1 s); 8 judges x 25 rulings over HTTP and a CLI
                writing 50 at once, all kept once; 16 readers' question pages, p95 (< 50 ms); see serveload.py
+  asked        questions a judge answers to reach a ruling, median over the judge's corpus's published
+               questions: every question, and those left once the story's own words answered theirs
+               (a count, not a time; see asked.py)
   venue        30 judges against logs of 100 and 5,000 rulings: Record p95 (< 150 ms; 5,000/100 <= 1.5x);
                a judge's page and Record with 1,000 idle and 300 dripping sockets held (< 200 ms; not in
                --quick); see venueload.py
@@ -162,6 +165,11 @@ def main() -> int:
     print(f"machine: {machine()}")
     print(f"ruling: referee rule --answers {answers.relative_to(ROOT) if answers.is_relative_to(ROOT) else answers} --json --no-input")
     print(f"ruling -a: referee rule {' '.join(typed(answers))} --json --no-input")
+    print()
+
+    from asked import report as asked_report  # a few seconds, so ahead of the timings CI may cut off
+
+    print("\n".join(asked_report()))
     print()
 
     work = Path(tempfile.mkdtemp(prefix="referee-bench-"))
