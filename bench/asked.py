@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 def story_reader() -> Callable[[str, str, Any], Any] | None:
     """The prompt's reader of the story (`answer(story, fact, definition)`), wherever this build
     keeps it; None in a build without one (every question is then asked)."""
-    for name in ("referee.told", "referee.ruling.told"):
+    for name in ("referee.told", "referee.ruling.told", "referee.search.told"):
         try:
             return importlib.import_module(name).answer  # type: ignore[no-any-return]
         except (ImportError, AttributeError):
@@ -47,7 +47,7 @@ class Count:
 def count(rs: Any, situation: str, facts: dict[str, Any], players: dict[str, str], story: str,
           read: Callable[[str, str, Any], Any] | None) -> tuple[int, int, int]:
     """(questions asked, questions left after the story's answers, misreadings) for one walk."""
-    from referee.engine import Question, advance
+    from referee.ruling.engine import Question, advance
 
     known: dict[str, Any] = {}
     asked = left = misread = 0
@@ -67,9 +67,9 @@ def count(rs: Any, situation: str, facts: dict[str, Any], players: dict[str, str
 
 
 def counts(read: Callable[[str, str, Any], Any] | None = None) -> list[Count]:
-    from referee.loader import data_dir
-    from referee.scenarios import facts_of, load_file, ruleset_of
-    from referee.searchcorpus import corpus, heldback
+    from referee.rules.folders import data_dir
+    from referee.ruling.scenarios import facts_of, load_file, ruleset_of
+    from referee.search.corpus import corpus, heldback
 
     out = []
     for p in corpus() + heldback():

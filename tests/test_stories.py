@@ -73,13 +73,34 @@ def test_no_phrasing_is_a_title_or_alias() -> None:
     assert not copied, "\n".join(copied)
 
 
-def test_every_nmjl_situation_has_three_stories(situations) -> None:  # type: ignore[no-untyped-def]
-    told: dict[str, int] = {}
+def test_every_situation_has_three_stories_and_two_questions() -> None:
+    """Every situation of every shipped ruleset, told in the tuned corpus (a new situation needs
+    its stories there before it ships)."""
+    from referee.rules.folders import available
+
+    told: dict[tuple[str, str], int] = {}
     for p in corpus(HERE):
-        if p.ruleset == "nmjl" and p.kind == "story":
-            told[p.situation] = told.get(p.situation, 0) + 1
-    short = sorted(s.id for s in situations if told.get(s.id, 0) < 3)
-    assert not short, f"write three stories in tests/stories.yaml for: {short}"
+        told[p.situation, p.kind] = told.get((p.situation, p.kind), 0) + 1
+    every = {sid for rid in available() for sid in load_strict(rid).situations}
+    short = sorted(f"{sid} ({told.get((sid, 'story'), 0)} stories, {told.get((sid, 'question'), 0)} questions)"
+                   for sid in every if told.get((sid, "story"), 0) < 3 or told.get((sid, "question"), 0) < 2)
+    assert not short, "write three stories and two questions (tests/stories.yaml, event_stories.yaml) for:\n" + "\n".join(short)
+
+
+def test_every_published_question_is_told_once() -> None:
+    """Each scenario that answers a published question is in the corpus, told in its asker's words."""
+    import yaml
+
+    from referee.rules.folders import data_dir
+
+    root = data_dir("scenarios")
+    published = {f.relative_to(root).with_suffix("").as_posix() for f in root.rglob("*.yaml")
+                 if (yaml.safe_load(f.read_text(encoding="utf-8")) or {}).get("published")}
+    told = [p.scenario for p in corpus(HERE) + heldback(HERE) if p.kind == "published"]
+    twice = sorted({s for s in told if told.count(s) > 1})
+    assert not twice, f"told more than once: {twice}"
+    missing = sorted(published - set(told))
+    assert not missing, "tell these published questions in tests/stories.yaml (published:):\n" + "\n".join(missing)
 
 
 def test_a_badly_laid_out_corpus_names_its_place(tmp_path: Path) -> None:
