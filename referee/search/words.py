@@ -68,7 +68,9 @@ _PHRASE_RULES: list[tuple[str, str]] = [
     ("joker exchange|swap|trade|redemption|exchanges|swaps", "exchange joker"),
     ("put|puts|putting up", "expose"),
     ("own pick|picks|draw|draws|drawn", "selfpick"),  # "mahjong on her own pick"
-    ("how long", "late"),  # "how long do you have to call": until when a call is in time
+    ("how long", "late"),
+    ("mahjong was|is|were wrong|invalid|bad|false|incorrect", "mahjong error"),
+    ("not agree|agreeing", "disagree"),  # "how long do you have to call": until when a call is in time
     (f"called|calls|named|names the|her|that tile|discard a|an {_TILE}", "name ..."),
     ("but it|that was|is [a] different|another|other tile|one", "name error"),
     ("not supposed to be out|served|pushed [out] [yet]", "serve early"),
@@ -229,6 +231,9 @@ _FORMS: dict[str, tuple[str, ...]] = {
     **{w: ("expose", "see") for w in ("show", "shows", "showed", "shown", "showing")},
     **{w: ("complete",) for w in ("finish", "finished", "finishes", "finishing", "completed", "completes", "completing")},
     **{w: ("own",) for w in ("own", "herself", "himself", "myself", "yourself", "themselves")},
+    **{w: ("freeze",) for w in ("freeze", "freezes", "froze", "frozen", "freezing")},
+    **{w: ("disagree",) for w in ("disagree", "disagrees", "disagreed", "disagreement")},
+    **{w: ("click",) for w in ("click", "clicks", "clicked", "clicking", "tap", "taps", "tapped", "tapping")},
     "replay": ("replay",), "restart": ("replay",), "redo": ("replay",), "redeal": ("replay",),
     "concealed": ("conceal",), "hidden": ("conceal",),
     "penalty": ("pay", "penalty"), "penalties": ("pay", "penalty"),
