@@ -27,7 +27,7 @@ from ..errors import UsageError
 from ..rules.folders import PACKAGE_DIR
 
 # The tuned corpus: its situation first for this share of phrasings, and in the top 3 for this
-# share; held where the ranking stands today (612 and 667 of 682). Issue 24 asks 97% and 100%.
+# share; held where the ranking stands today (614 and 667 of 682). Issue 24 asks 97% and 100%.
 FIRST_BAR = 0.89
 TOP3_BAR = 0.97
 # The held-back set's floor, from its first measurement before any tuning (77 of 109 first,

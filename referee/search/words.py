@@ -69,6 +69,13 @@ _PHRASE_RULES: list[tuple[str, str]] = [
     ("put|puts|putting up", "expose"),
     ("own pick|picks|draw|draws|drawn", "selfpick"),  # "mahjong on her own pick"
     ("how long", "late"),
+    # exposures that fit no hand on the card: one thing, whichever words say it
+    ("fit|fits|fitting|match|matches|matching nothing", "fit nohand"),
+    ("nothing fits|matches|works", "fit nohand"),
+    ("no [such] hand|hands", "nohand"),
+    ("not any hand|hands", "nohand"),
+    # "no fours are left": the tiles she needs are gone
+    ("no|none ~ [are|is|were] left|remaining", "gone"),
     ("mahjong was|is|were wrong|invalid|bad|false|incorrect", "mahjong error"),
     ("not agree|agreeing", "disagree"),  # "how long do you have to call": until when a call is in time
     (f"called|calls|named|names the|her|that tile|discard a|an {_TILE}", "name ..."),
