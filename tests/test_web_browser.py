@@ -22,7 +22,11 @@ from referee.handouts.pdf import ARGS, available, chromium
 from referee.store.rulings import RulingsLog
 
 REASON = available()
-pytestmark = pytest.mark.skipif(REASON is not None, reason=f"no browser to test the web pages in: {REASON}")
+# Every Chromium test: skipped with the reason where there is no browser, and failed (never left
+# hanging) when a page waits longer than any flow here takes on a loaded machine.
+BROWSER = [pytest.mark.skipif(REASON is not None, reason=f"no browser to test the web pages in: {REASON}"),
+           pytest.mark.timeout(300, method="thread")]
+pytestmark = BROWSER
 
 VENUE = "judges.lan"
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 3, "is_mobile": True, "has_touch": True}
@@ -56,6 +60,7 @@ def _context(browser: Any, **kw: Any) -> Any:
     """A context that can reach only the venue: anything else is refused and remembered."""
     ctx = browser.new_context(**kw)
     ctx.outside = []
+    ctx.options = kw  # for _axe, which needs a twin of this context with scripts on
 
     def route(r: Any) -> None:
         host = re.match(r"[a-z]+://([^/:]+)", r.request.url)
@@ -106,10 +111,33 @@ def _check_phone_page(page: Any, name: str) -> None:
 def _axe(page: Any, name: str) -> None:
     from axe_playwright_python.sync_playwright import Axe
 
+    options = getattr(page.context, "options", {})
+    if options.get("java_script_enabled", True) is False:
+        return _axe_without_scripts(page, name, options)
     results = Axe().run(page)
     bad = [(v["id"], v["impact"], len(v["nodes"])) for v in results.response["violations"]
            if v["impact"] in ("serious", "critical")]
     assert not bad, f"{name}: accessibility violations {bad}"
+
+
+def _axe_without_scripts(page: Any, name: str, options: dict[str, Any]) -> None:
+    """axe on a page shown with JavaScript off. axe is itself a script that waits on timers, and
+    a page whose scripts are off never runs a timer: page.evaluate (which has no timeout) then
+    waits for ever. So the page's HTML as the browser holds it, its scripts dropped and its
+    <noscript> parts shown, is served at the same address to a twin context with scripts on,
+    and axe checks that: what a judge without JavaScript sees, styles and all."""
+    html = re.sub(r"<script\b[^>]*>.*?</script>", "", page.content(), flags=re.S | re.I)
+    html = re.sub(r"</?noscript>", "", html, flags=re.I)
+    twin = _context(page.context.browser, **{**options, "java_script_enabled": True})
+    try:
+        here = page.url
+        twin.route(lambda url: url == here, lambda r: r.fulfill(status=200, content_type="text/html; charset=utf-8", body=html))
+        copy = twin.new_page()
+        copy.goto(page.url)
+        _axe(copy, name)
+        assert not twin.outside, twin.outside
+    finally:
+        twin.close()
 
 
 def _sign_in(page: Any, base: str, name: str, pin: str) -> None:
@@ -276,3 +304,28 @@ def test_a_ruling_the_log_could_not_take_is_kept_as_if_offline(browser: Any, ven
     page.evaluate("window.dispatchEvent(new Event('online'))")
     assert _arrives(page, venue["db"], rid), "the kept ruling was sent once the log answered"
     ctx.close()
+
+
+def test_axe_checks_a_page_shown_without_javascript(browser: Any, venue: dict[str, Any]) -> None:
+    """The JavaScript-off pages are checked, not waved through: a fault put into one is found."""
+    ctx = _context(browser, java_script_enabled=False, **PHONE)
+    page = ctx.new_page()
+    page.goto(venue["base"] + "/login")
+    _axe(page, "nojs-login")  # clean as served
+    page.evaluate("document.body.insertAdjacentHTML('beforeend', '<img src=\"/static/none.png\">')")  # no alt text
+    with pytest.raises(AssertionError, match="image-alt"):
+        _axe(page, "nojs-login-broken")
+    ctx.close()
+
+
+def test_a_browser_test_that_hangs_fails_instead(tmp_path: Path) -> None:
+    """BROWSER's time limit ends a stuck test with a failure and every thread's stack, the way a
+    page.evaluate waiting for ever would be ended, rather than leaving CI waiting."""
+    import subprocess
+    import sys
+
+    (tmp_path / "test_stuck.py").write_text(
+        "import time, pytest\n@pytest.mark.timeout(2, method='thread')\ndef test_stuck():\n    time.sleep(120)\n")
+    r = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "0", str(tmp_path)], capture_output=True,
+                       text=True, cwd=tmp_path, timeout=60)
+    assert r.returncode != 0 and "Timeout" in r.stdout + r.stderr, r.stdout[-2000:]

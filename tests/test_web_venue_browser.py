@@ -11,13 +11,13 @@ from typing import Any, Iterator
 import pytest
 
 from flood import Flood
-from test_web_browser import PHONE, REASON, VENUE, _axe, _check_phone_page, _context, _shot, _sign_in, _walk_to_ruling
+from test_web_browser import BROWSER, PHONE, VENUE, _axe, _check_phone_page, _context, _shot, _sign_in, _walk_to_ruling
 from test_web_browser import browser  # noqa: F401  (the fixture: one Chromium for the module)
 from web_helpers import PIN, start
 
 from referee.store.rulings import RulingsLog
 
-pytestmark = pytest.mark.skipif(REASON is not None, reason=f"no browser to test the web pages in: {REASON}")
+pytestmark = BROWSER
 MJE = "/s/mahjong-in-error?others_acted=two&intact_dead_before=no&exposers=South&exposers=West&declared_value=40&declarer="
 
 
