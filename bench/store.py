@@ -7,6 +7,11 @@
   log import N        `log import` of that file into an empty log, then the same file again
   log list            `log list --event E --limit 100` of an event of 5,000, and all of it to a file
   log players N       `log players` over every event, as a command and in process (and --since)
+  head judge's log    the first page of the 5,000-ruling event's log page (serve's /log): bytes, time
+  Recorded page       one ruling's "Recorded" page (serve's /rulings/ID) in that event: time
+
+The two pages are asked of `referee serve`'s app in process (starlette's test client, no
+network), after one request each to warm it; a page's time is the median of five.
 
 Commands run as `python -m referee` in a process of their own, whose peak resident memory is
 read with getrusage. PostgreSQL is a throwaway server started from Debian's `postgresql` package
@@ -22,6 +27,7 @@ Always exits 0: the figures are for reading (and for the README), not a gate.
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import sys
 import tempfile
@@ -97,6 +103,35 @@ def command(*args: str) -> tuple[float, float]:
     return took, mb
 
 
+def pages(where: str, rid: str) -> tuple[int, float, float]:
+    """(bytes of the head judge's log page, its seconds, the Recorded page's seconds): the median
+    of five requests each, to `referee serve`'s own app for the 5,000-ruling event."""
+    import statistics
+
+    from starlette.testclient import TestClient
+
+    from referee.web import Settings, create_app
+
+    app = create_app(Settings(db=db_path(where), ruleset="nmjl", pin="424242", head_pin="777777", event=EVENT,
+                              round="1", key=b"bench-key-" * 4))
+    with TestClient(app, base_url="http://127.0.0.1") as c:
+        assert c.post("/login", data={"name": "Head", "pin": "777777", "next": "/"}, follow_redirects=False).status_code == 303
+
+        def median(path: str) -> tuple[float, int]:
+            sizes, times = [], []
+            for _ in range(6):  # the first warms the app (templates, the ruleset): not counted
+                start = time.perf_counter()
+                r = c.get(path)
+                times.append(time.perf_counter() - start)
+                assert r.status_code == 200, (path, r.status_code, r.text[:200])
+                sizes.append(len(r.content))
+            return statistics.median(times[1:]), sizes[-1]
+
+        log_s, size = median("/log")
+        recorded_s, _ = median(f"/rulings/{rid}")
+    return size, log_s, recorded_s
+
+
 def measure(where: str, recorded: int, rulings: list[Ruling], folder: Path) -> dict[str, str]:
     figures = {f"record {recorded:,}": f"{record_many(where, recorded):.2f} s"}
     figures[f"  per ruling"] = f"{float(figures[f'record {recorded:,}'].split()[0]) / recorded * 1000:.1f} ms"
@@ -113,6 +148,7 @@ def measure(where: str, recorded: int, rulings: list[Ruling], folder: Path) -> d
     figures[f"log import {n:,}"] = f"{took:.1f} s {mb:.0f} MB"
     took_again, mb = command("log", "import", str(exported), "--db", again)
     figures["  the same file again"] = f"{took_again:.1f} s {mb:.0f} MB"
+    figures["  again / first"] = f"{took_again / took:.2f}x"
     took, _ = command("log", "list", "--db", big, "--event", EVENT, "--limit", "100")
     figures[f"log list, 100 of a {EVENT_SIZE:,} event"] = f"{took:.2f} s"
     took, _ = command("log", "list", "--db", big, "--event", EVENT, "--last", "0")
@@ -120,8 +156,14 @@ def measure(where: str, recorded: int, rulings: list[Ruling], folder: Path) -> d
     took, _ = command("log", "players", "--db", big)
     figures[f"log players {n:,}"] = f"{took:.2f} s"
     with RulingsLog.open(big) as log:
-        figures[f"players {n:,} (in process)"] = f"{timed(lambda: log.players()):.2f} s"
-        figures["  --since (newest half)"] = f"{timed(lambda: log.players(Filters(since='2026-07-01'))):.2f} s"
+        figures[f"  {EVENT_SIZE:,} event, page of 100 (in process)"] = (
+            f"{timed(lambda: log.page(Filters(event=EVENT), 100, 2_000)):.3f} s")
+        figures[f"players {n:,} (in process)"] = f"{timed(lambda: log.players(entries=False)):.2f} s"
+        figures["  --since (newest half)"] = f"{timed(lambda: log.players(Filters(since='2026-07-01'), entries=False)):.2f} s"
+        rid = log.page(Filters(event=EVENT), 1, EVENT_SIZE // 2)[0].id
+    size, log_s, recorded_s = pages(big, rid)
+    figures[f"head judge's log page ({EVENT_SIZE:,} event)"] = f"{size / 1024:.0f} KB {log_s * 1000:.0f} ms"
+    figures["Recorded page"] = f"{recorded_s * 1000:.1f} ms"
     return figures
 
 
@@ -150,7 +192,8 @@ def main() -> None:
             finally:
                 server.stop()
             print(f"PostgreSQL {version}, unix socket, fsync off (a throwaway server)")
-    print(f"{platform.processor() or platform.machine()}, Python {platform.python_version()}")
+    print(f"{platform.processor() or platform.machine()}, Python {platform.python_version()}, "
+          f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} at the end")
     print(f"{'':<34}" + "".join(f"{name:>18}" for name in columns))
     for key in columns["SQLite file"]:
         print(f"{key:<34}" + "".join(f"{col[key]:>18}" for col in columns.values()))

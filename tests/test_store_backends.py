@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -363,3 +364,45 @@ def test_without_the_driver_a_url_says_which_extra_to_install(cli, monkeypatch) 
     monkeypatch.setattr(postgres, "psycopg", None)  # as where referee[postgres] is not installed
     r = cli("log", "list", "--db", "postgresql://ann:pw@127.0.0.1/log")
     assert r.exit_code == 1 and r.output.count("\n") == 1 and "referee[postgres]" in r.output
+
+
+def _players(log: RulingsLog, **filters) -> dict[str, tuple]:
+    return {p.name: (p.rulings, p.charged, p.dead, p.paid, p.repeats) for p in log.players(Filters(**filters))}
+
+
+def test_players_are_added_up_by_the_database_on_either_backend(log_at: str) -> None:
+    """`log players` sums the charges written with each ruling: the rulings' own JSON is never
+    decoded (made unreadable here), a withdrawn ruling stops counting, an import counts too."""
+    made = [_ruling(n, event="Open" if n < 4 else "Cup") for n in range(6)]
+    with RulingsLog.open(log_at) as log:
+        for r in made:
+            log.add(r)
+        log.merge([replace(_ruling(10, event="Open"), players={"North": "ann "}, dead=[], payments=[])])  # her name, another spelling
+        log.db.execute("UPDATE rulings SET players = 'x', dead = 'x', payments = 'x', points = 'x', outcome = 'x', answers = 'x'")
+        assert _players(log) == {"Ann": (7, 0, 0, 0, {}), "Player 0": (2, 2, 2, 50, {"picked-wrong-end": 2}),
+                                 "Player 1": (2, 2, 2, 50, {"picked-wrong-end": 2}), "Player 2": (2, 2, 2, 50, {"picked-wrong-end": 2})}
+        assert _players(log, event="Cup") == {"Ann": (2, 0, 0, 0, {}), "Player 1": (1, 1, 1, 25, {}), "Player 2": (1, 1, 1, 25, {})}
+        assert set(_players(log, player="PLAYER 0")) == {"Ann", "Player 0"}  # the rulings naming her, and who else sat in them
+        log.db.execute("UPDATE rulings SET withdrawn_at = '2026-03-02T10:00:00.000Z' WHERE id = ?", (made[0].id,))
+        assert _players(log, event="Open")["Player 0"] == (1, 1, 1, 25, {})
+        [p0] = [p for p in log.players(Filters(event="Open")) if p.name == "Player 0"]
+        assert [e.id for e in p0.against] == [made[3].id] and p0.against[0].situation == "picked-wrong-end"
+        assert [p.against for p in log.players(entries=False)] == [[]] * 4  # counts only, when the list is not wanted
+
+
+def test_an_older_log_gets_its_players_charges_when_opened(log_at: str, monkeypatch) -> None:
+    from referee.store import postgres
+    from referee.store.rulings import _INSERT, _numbered
+
+    with monkeypatch.context() as m:  # a log written before the charges table
+        for module in (store_db, postgres):
+            m.setattr(module, "MIGRATIONS", module.MIGRATIONS[:2])
+            m.setattr(module, "SCHEMA_VERSION", 2)
+        with RulingsLog.open(log_at) as log:
+            for n in range(5):
+                log.db.execute(_INSERT, _numbered(_ruling(n), n + 1))
+            log.db.execute(_INSERT, _numbered(replace(_ruling(9), players={"West": "Dot"}, payments=[], dead=[]), 6))
+    with RulingsLog.open(log_at) as log:
+        assert _players(log) == {"Ann": (5, 0, 0, 0, {}), "Player 0": (2, 2, 2, 50, {"picked-wrong-end": 2}),
+                                 "Player 1": (2, 2, 2, 50, {"picked-wrong-end": 2}), "Player 2": (1, 1, 1, 25, {}),
+                                 "Dot": (1, 0, 0, 0, {})}

@@ -349,7 +349,7 @@ def players(
     Withdrawn rulings do not count.
     """
     with _open(db) as log:
-        table = log.players(_filters(event, None, None, None, None, since))
+        table = log.players(_filters(event, None, None, None, None, since), entries=as_json)  # the ids only in JSON
     if as_json:
         print_json([{"name": p.name, "rulings": p.rulings, "against": [r.id for r in p.against], "dead": p.dead,
                                     "paid": p.paid, "paid_open": p.paid_open, "points_lost": p.points_lost,
@@ -364,7 +364,7 @@ def players(
     for p in table:
         paid = str(p.paid) + (f" +{p.paid_open} open" if p.paid_open else "")
         lost = str(p.points_lost) + (f" +{p.points_open} open" if p.points_open else "")
-        line = f"{safe(p.name):<{width}}  {len(p.against):>7}  {p.dead:>4}  {paid:>14}  {lost:>11}"
+        line = f"{safe(p.name):<{width}}  {p.charged:>7}  {p.dead:>4}  {paid:>14}  {lost:>11}"
         if p.repeats:
             again = ", ".join(f"{sid} x{n}" for sid, n in p.repeats.items())
             line = f"[bold red]{line}  REPEAT: {safe(again)}[/]"

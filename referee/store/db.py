@@ -10,9 +10,10 @@ import contextvars
 import os
 import sqlite3
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterator
 
 from ..errors import RefereeError
+from . import charges
 
 APPLICATION_ID = 0x52465245  # "RFRE": marks a file as a referee log
 BUSY_MS = 30_000
@@ -66,8 +67,14 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX sign_ins_judge ON sign_ins (event, judge_key)
     """,
+    # 3: what each ruling holds against each named player, so `log players` adds up rows in the
+    # database rather than decoding every ruling (charges.py); FILLS writes them for older rulings.
+    charges.SCHEMA,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
+# Python run after a migration (by its index in MIGRATIONS), with the statement runners of the
+# backend doing the upgrade: `fill(execute, executemany)`, each taking SQLite's dialect.
+FILLS: dict[int, Callable[[Callable[..., Any], Callable[..., Any]], None]] = {2: charges.fill}
 
 
 class StoreError(RefereeError):
@@ -241,10 +248,12 @@ def _migrate(conn: sqlite3.Connection, path: Path) -> None:
         if version > SCHEMA_VERSION:
             raise StoreError(f"{path}: this log was written by a newer referee (schema {version}, "
                              f"this one knows {SCHEMA_VERSION}); upgrade referee to use it")
-        for step in MIGRATIONS[version:]:
+        for number, step in enumerate(MIGRATIONS[version:], version):
             for statement in step.split(";"):
                 if statement.strip():
                     conn.execute(statement)
+            if number in FILLS:
+                FILLS[number](conn.execute, conn.executemany)
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 

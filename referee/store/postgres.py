@@ -36,7 +36,7 @@ def _dialect(step: str) -> str:
     """One of SQLite's migrations (db.MIGRATIONS) for PostgreSQL: one schema, two dialects, so
     the backends cannot drift apart. Keys sort byte-wise (COLLATE "C"), as SQLite sorts them,
     so rulings come out in the same order and an export is the same file from either."""
-    step = re.sub(r"\b(id|recorded_at|hash) TEXT\b", r'\1 TEXT COLLATE "C"', step)
+    step = re.sub(r"\b(id|ruling|recorded_at|hash) TEXT\b", r'\1 TEXT COLLATE "C"', step)
     return step.replace(" BLOB", " BYTEA")
 
 
@@ -154,10 +154,12 @@ class PostgresLog:
                 raise StoreError(f"{self.where}: this log was written by a newer referee (schema {version}, "
                                  f"this one knows {SCHEMA_VERSION}); upgrade referee to use it")
             self.before = version
-            for step in MIGRATIONS[version:]:
+            for number, step in enumerate(MIGRATIONS[version:], version):
                 for statement in step.split(";"):
                     if statement.strip():
                         self.conn.execute(statement)
+                if number in db.FILLS:
+                    db.FILLS[number](self.execute, self.executemany)
             self.conn.execute("UPDATE referee_log SET schema_version = %s", (SCHEMA_VERSION,))
 
     def execute(self, sql: str, args: Sequence[Any] = ()) -> Any:

@@ -11,6 +11,8 @@ from .backend import Backend, NotFound, Unconfirmed, Unreachable
 from .connect import connect
 from .context import Location, db_path
 from .db import StoreError
+from . import charges
+from .charges import against  # noqa: F401  (where callers have found it)
 from .record import FIELDS, JSON_FIELDS, LOG_FIELDS, Ruling, utc_now
 
 ORIGIN = ("machine", "ruleset_source")  # where a ruling was made; `log export` keeps them home unless asked
@@ -81,17 +83,6 @@ class Entry:
 
 
 _ENTRY = ["id", "recorded_at", "event", "round", "table_no", "situation", "ruled_in", "ruling_id", "game"]
-# what `log players` reads: a 10,000-ruling log's answers, questions, printed text and ruling
-# documents took seconds to decode, and a record needs none of them
-# The ruling document is sent (and decoded) only where a settlement has lines in it: documents
-# are stored by json.dumps with its own separators, and a settlement is a list of strings.
-_RECORD = [*_ENTRY, "players", "dead", "payments", "points",
-           """CASE WHEN instr(outcome, '"settlement": ["') > 0 THEN outcome END"""]
-
-
-def _settled(outcome: str | None) -> bool:
-    """Whether a ruling settled a Mah Jongg by the standard schedule (its document's `settlement`)."""
-    return outcome is not None and bool(json.loads(outcome).get("settlement"))
 
 
 @dataclass
@@ -106,14 +97,8 @@ class PlayerRecord:
     points_lost: int = 0
     points_open: int = 0  # penalties whose points were left open (the winner's exposures not given)
     rulings: int = 0  # every ruling that names her
-
-    @property
-    def repeats(self) -> dict[str, int]:
-        """Situations ruled against her more than once: the repeat offences."""
-        counts: dict[str, int] = {}
-        for r in self.against:
-            counts[r.situation] = counts.get(r.situation, 0) + 1
-        return {s: n for s, n in counts.items() if n > 1}
+    charged: int = 0  # how many rulings are against her (`against` lists them when asked for)
+    repeats: dict[str, int] = field(default_factory=dict)  # situations ruled against her more than once
 
 
 @dataclass
@@ -133,6 +118,10 @@ _ORIGIN_AT = {FIELDS.index(f) for f in ORIGIN}
 
 def _numbered(r: Ruling, number: int) -> list[Any]:
     return [*_row(r), number, r.sign_in]
+
+
+def _charges(r: Ruling) -> list[list[Any]]:
+    return charges.rows(r.id, r.players, r.dead, r.payments, r.points, charges.settled(r.outcome))
 _BATCH = 500  # rulings per query when importing (SQLite allows 32,766 parameters)
 _SNAPSHOT = "INSERT INTO snapshots (hash, ruleset_id, version, files) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING"
 
@@ -164,6 +153,8 @@ class RulingsLog:
         with self.db.guard(writing=True), self.db.transaction():
             r.number = self._next_number(r.event)
             self.db.execute(_INSERT, _numbered(r, r.number))
+            for row in _charges(r):
+                self.db.execute(charges.INSERT, row)
             if snapshot is not None:
                 self.db.execute(_SNAPSHOT, snapshot)
 
@@ -251,13 +242,16 @@ class RulingsLog:
                 again.append((old, r, row))
         if fresh:  # ON CONFLICT: another importer at the same moment may add one first
             numbers: dict[str | None, int] = {}
-            rows = []
+            rows, charged = [], []
             for r in sorted(fresh.values(), key=lambda r: (r.recorded_at, r.id)):  # numbered in this log, in time order
                 numbers[r.event] = numbers.get(r.event) or self._next_number(r.event)
                 r.number = numbers[r.event]
                 numbers[r.event] += 1
                 rows.append(_numbered(r, r.number))
+                charged += _charges(r)
             merged.added += self.db.executemany(_INSERT + " ON CONFLICT DO NOTHING", rows).rowcount
+            if charged:  # a ruling another importer added first has its charges already: they do nothing
+                self.db.executemany(charges.INSERT, charged)
         for old, r, row in again:
             # an export leaves the host name and local folder behind unless asked: their
             # absence is no difference (ORIGIN), a different value is
@@ -382,11 +376,14 @@ class RulingsLog:
             raise NotFound(f"no ruling '{ref}' in {self.path}; see 'referee log list'")
         raise UsageError(f"'{ref}' matches several rulings ({', '.join(r[0] for r in rows[:5])}); give more of the id")
 
-    def players(self, filters: Filters | None = None, situations: set[str] | None = None) -> list[PlayerRecord]:
+    def players(self, filters: Filters | None = None, situations: set[str] | None = None,
+                entries: bool = True) -> list[PlayerRecord]:
         """Per player (by name, ignoring case): rulings against them, dead hands, penalties paid, points lost.
 
-        Only what a ruling holds against a player counts (see `against`); withdrawn rulings do not.
+        Only what a ruling holds against a player counts (see `charges.against`); withdrawn rulings
+        do not. Added up by the database from the charges written with each ruling.
         `situations`: only rulings in these (a page's repeat offences need no others).
+        `entries`: list each player's rulings against her (`against`); without, only the counts.
         """
         f = Filters(**{**(filters or Filters()).__dict__, "include_withdrawn": False})
         where, args = f.where()
@@ -394,50 +391,34 @@ class RulingsLog:
             chosen = sorted(situations) or [""]
             where += f"{' AND' if where else ' WHERE'} situation IN ({', '.join('?' * len(chosen))})"
             args += chosen
-        want = f.player.strip().casefold() if f.player else None
+        if f.player:  # the rulings that name her at any seat, and everyone in them
+            where += f"{' AND' if where else ' WHERE'} id IN (SELECT ruling FROM charges WHERE player_key = ?)"
+            args.append(charges.key(f.player))
+        joined = f"FROM charges JOIN rulings ON rulings.id = charges.ruling{where}"
         with self.db.guard():
-            rows = self.db.execute(f"SELECT {', '.join(_RECORD)} FROM rulings{where} ORDER BY recorded_at, id", args).fetchall()
+            # one pass, per player and situation: a player's totals, and her repeat offences
+            sums = self.db.execute(
+                "SELECT player_key, min(player), situation, count(*), sum(charged), sum(is_dead), sum(paid), sum(paid_open), "
+                f"sum(points_lost), sum(points_open) {joined} GROUP BY player_key, situation", args).fetchall()
+            listed = self.db.execute(
+                f"SELECT player_key, {', '.join('rulings.' + c for c in _ENTRY)} {joined}{' AND' if where else ' WHERE'} "
+                "charged = 1 ORDER BY recorded_at, rulings.id", args).fetchall() if entries else []
         table: dict[str, PlayerRecord] = {}
-        n = len(_ENTRY)
-        for row in rows:
-            players: dict[str, str] = json.loads(row[n])
-            if want is not None and all(name.strip().casefold() != want for name in players.values()):
-                continue
-            entry = Entry(*row[:n])
-            settled = _settled(row[n + 4])
-            dead_seats, payments, points = json.loads(row[n + 1]), json.loads(row[n + 2]), json.loads(row[n + 3])
-            for seat, name in players.items():
-                rec = table.setdefault(name.strip().casefold(), PlayerRecord(name.strip()))
-                rec.rulings += 1
-                dead, paid, lost, owed = against(settled, dead_seats, payments, points, seat)
-                rec.dead += dead
-                rec.paid += sum(p["amount"] for p in paid if p.get("amount") is not None)
-                rec.paid_open += sum(1 for p in paid if p.get("amount") is None)
-                rec.points_lost += -sum(lost)
-                rec.points_open += owed
-                if dead or paid or lost or owed:
-                    rec.against.append(entry)
-        return sorted(table.values(), key=lambda p: (-len(p.against), -p.dead, p.name.casefold()))
-
-
-def against(settled: bool, dead: list[str], payments: list[dict[str, Any]], points: list[dict[str, Any]],
-            seat: str) -> tuple[bool, list[dict[str, Any]], list[int], int]:
-    """What a ruling holds against one seat: (dead, penalty payments, points lost, penalties left open).
-
-    Settling a Mah Jongg is no offence: paying a valid Mah Jongg by the schedule (the discarder's
-    double, a bettor's share, a tournament discarder's points) is how the game is scored. So is a
-    payment several players share, such as a Heavenly Hand. What is held against her is a dead
-    hand, a payment she alone makes (a penalty, a fine, a lost challenge) and points she loses
-    outside a settlement.
-    """
-    if settled:  # paid by the standard schedule: ordinary scoring
-        return seat in dead, [], [], 0
-    payers = {p.get("from") for p in payments}
-    paid = [p for p in payments if p.get("from") == seat] if payers == {seat} else []
-    lost = [p["points"] for p in points if p.get("to") == seat and (p.get("points") or 0) < 0]
-    # the engine lists the winner's score first; a later award left open is a penalty still to be counted
-    owed = sum(1 for p in points[1:] if p.get("to") == seat and p.get("points") is None)
-    return seat in dead, paid, lost, owed
+        for k, name, situation, n, c, d, p, po, pl, pn in sums:
+            rec = table.setdefault(k, PlayerRecord(name))
+            rec.name = min(rec.name, name)  # one spelling whichever situation comes first
+            rec.rulings += int(n)
+            rec.charged += int(c or 0)
+            rec.dead += int(d or 0)
+            rec.paid += int(p or 0)
+            rec.paid_open += int(po or 0)
+            rec.points_lost += int(pl or 0)
+            rec.points_open += int(pn or 0)
+            if (c or 0) > 1:
+                rec.repeats[situation] = int(c)
+        for k, *entry in listed:
+            table[k].against.append(Entry(*entry))
+        return sorted(table.values(), key=lambda p: (-p.charged, -p.dead, p.name.casefold()))
 
 
 def check(path: Location) -> None:
