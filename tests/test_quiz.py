@@ -3,6 +3,7 @@ draw, the progress store on both backends, and the command in CliRunner (the pty
 test_quiz_pty.py)."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -52,8 +53,41 @@ def test_caveated_items_are_left_out_unless_asked_for() -> None:
     every = items(rs, with_caveats=True)
     caveated = [i for i in every if i.caveat is not None]
     assert caveated and all(i.id not in plain for i in caveated)
-    assert {i.caveat.kind for i in caveated} <= {"contradicted", "opinion"}
+    assert {i.caveat.kind for i in caveated} == {"contradicted", "opinion"}
     assert "nmjl/jokers-in-dead-hand/s327-concealed-2468" in {i.id for i in caveated}
+    opinion = {i.id: i for i in caveated if i.caveat.kind == "opinion"}
+    assert {"nmjl/wrong-tile-from-floor/joan-wrong-tile", "nmjl/packed-exposures/mary-m-packed-exposures"} <= set(opinion)
+    assert all(i.caveat_text.startswith("the published answer is one writer's opinion") for i in opinion.values())
+
+
+# How a story gives its answer away: it reports the published answer, reasons its way to the
+# ruling ("so Consec #1 is out; the others remain"), or states the penalty or the rule. A story
+# tells what happened at the table and what is asked; the ruling is the judge's to give.
+GIVEAWAYS = re.compile(
+    r"\b(answered|the column (gives|says|rules|explains)|the (league|bulletin|book) (says|rules|answered)"
+    r"|so\b[^.?]*\b(is|was|are) (out|dead|not dead|valid)\b|\b(is|are) out\b|\bremains?\b|\bmay (do neither|not)\b"
+    r"|no penalty|\b(is|was) (not )?allowed\b|should have been|(she|he) is dead and|\bthe rule (does|says)\b"
+    r"|\bloses? \d+|\bis not dead\b|\bplay(s)? on\.$)", re.I)
+
+
+@pytest.mark.parametrize("rid", sorted(available()))
+def test_no_story_gives_its_ruling_away(rid: str) -> None:
+    for item in items(load_strict(rid), with_caveats=True):
+        said = GIVEAWAYS.search(item.story)
+        assert said is None, f"{item.id}: the story says {said.group(0)!r}: {item.story}"
+        for payer, payee, amount in item.key.pay:
+            assert not re.search(rf"\b{payer} pays {payee}\b", item.story), f"{item.id} tells the payment"
+
+
+def test_the_tournament_rulesets_have_quiz_stories_of_their_own() -> None:
+    """Each event's sheet and the base tournament rules are asked from their own published
+    questions, told as a table would tell them (not the scenario's title again)."""
+    for rid in ("tournament", "tournament-crak", "tournament-destination", "tournament-fourseasons",
+                "tournament-mahjcon", "tournament-mjmadness", "tournament-online"):
+        own = [i for i in items(load_strict(rid)) if i.id.startswith(rid + "/")]
+        assert len(own) >= 3, (rid, [i.id for i in own])
+        told = [i for i in own if i.story != i.title]
+        assert len(told) == len(own), [i.id for i in own if i.story == i.title]
 
 
 def test_a_scenario_without_a_published_question_or_a_recorded_outcome_is_not_asked(tmp_path: Path) -> None:
