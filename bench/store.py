@@ -11,7 +11,8 @@
   Recorded page       one ruling's "Recorded" page (serve's /rulings/ID) in that event: time
 
 The two pages are asked of `referee serve`'s app in process (starlette's test client, no
-network), after one request each to warm it; a page's time is the median of five.
+network), after one request each to warm it; a page's time is the median of five. What runs in
+process also shows its CPU time ("cpu"), which other programs on a busy machine do not inflate.
 
 Commands run as `python -m referee` in a process of their own, whose peak resident memory is
 read with getrusage. PostgreSQL is a throwaway server started from Debian's `postgresql` package
@@ -62,6 +63,14 @@ def timed(fn: Callable[[], object]) -> float:
     return time.perf_counter() - start
 
 
+def both(fn: Callable[[], object]) -> str:
+    """Wall clock and this process's CPU time (all its threads): on a busy machine the wall clock
+    counts the other programs' turns too, the CPU time only this one's work."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    fn()
+    return f"{time.perf_counter() - wall:.2f} s ({time.process_time() - cpu:.2f} cpu)"
+
+
 def record_many(where: str, count: int) -> float:
     rs = load_strict(str(HOUSE))
     o = run(rs, "picked-wrong-end", {"discard_claimed": "no", "picker": "West"}, {})
@@ -93,19 +102,27 @@ def synthetic(count: int) -> list[Ruling]:
     return rulings
 
 
-def command(*args: str) -> tuple[float, float]:
-    """(seconds, peak MB) of one `referee ...` run in a process of its own (tests/measured.py);
-    a failure is printed and reads as nothing measured."""
+def command(*args: str) -> tuple[float, float, float]:
+    """(seconds, peak MB, CPU seconds) of one `referee ...` run in a process of its own
+    (tests/measured.py); a failure is printed and reads as nothing measured. The CPU time is the
+    command's own (its children's rusage), never a PostgreSQL server's."""
+    import resource
+
+    def used() -> float:
+        ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return ru.ru_utime + ru.ru_stime
+
+    before = used()
     r, took, mb = measured.referee(*args)
     if r.returncode != 0:
         print(f"referee {' '.join(args[:2])} failed: {r.stderr.strip()[-300:]}")
-        return float("nan"), float("nan")
-    return took, mb
+        return float("nan"), float("nan"), float("nan")
+    return took, mb, used() - before
 
 
-def pages(where: str, rid: str) -> tuple[int, float, float]:
-    """(bytes of the head judge's log page, its seconds, the Recorded page's seconds): the median
-    of five requests each, to `referee serve`'s own app for the 5,000-ruling event."""
+def pages(where: str, rid: str) -> tuple[int, tuple[float, float], tuple[float, float]]:
+    """(bytes of the head judge's log page, its (wall, cpu) seconds, the Recorded page's): the
+    median of five requests each, to `referee serve`'s own app for the 5,000-ruling event."""
     import statistics
 
     from starlette.testclient import TestClient
@@ -117,15 +134,16 @@ def pages(where: str, rid: str) -> tuple[int, float, float]:
     with TestClient(app, base_url="http://127.0.0.1") as c:
         assert c.post("/login", data={"name": "Head", "pin": "777777", "next": "/"}, follow_redirects=False).status_code == 303
 
-        def median(path: str) -> tuple[float, int]:
-            sizes, times = [], []
+        def median(path: str) -> tuple[tuple[float, float], int]:
+            sizes, times, cpus = [], [], []
             for _ in range(6):  # the first warms the app (templates, the ruleset): not counted
-                start = time.perf_counter()
+                start, cpu = time.perf_counter(), time.process_time()
                 r = c.get(path)
                 times.append(time.perf_counter() - start)
+                cpus.append(time.process_time() - cpu)
                 assert r.status_code == 200, (path, r.status_code, r.text[:200])
                 sizes.append(len(r.content))
-            return statistics.median(times[1:]), sizes[-1]
+            return (statistics.median(times[1:]), statistics.median(cpus[1:])), sizes[-1]
 
         log_s, size = median("/log")
         recorded_s, _ = median(f"/rulings/{rid}")
@@ -141,29 +159,28 @@ def measure(where: str, recorded: int, rulings: list[Ruling], folder: Path) -> d
         figures[f"load {len(rulings):,}"] = f"{timed(lambda: log.merge(rulings)):.2f} s"
     n = len(rulings)
     exported = folder / f"export-{abs(hash(where))}.jsonl"
-    took, mb = command("log", "export", "--db", big, "-o", str(exported))
-    figures[f"log export {n:,}"] = f"{took:.1f} s"
+    took, mb, cpu = command("log", "export", "--db", big, "-o", str(exported))
+    figures[f"log export {n:,}"] = f"{took:.1f} s ({cpu:.1f} cpu)"
     figures["  rulings/s, peak MB"] = f"{n / took:,.0f}/s {mb:.0f} MB"
-    took, mb = command("log", "import", str(exported), "--db", again)
-    figures[f"log import {n:,}"] = f"{took:.1f} s {mb:.0f} MB"
-    took_again, mb = command("log", "import", str(exported), "--db", again)
-    figures["  the same file again"] = f"{took_again:.1f} s {mb:.0f} MB"
-    figures["  again / first"] = f"{took_again / took:.2f}x"
-    took, _ = command("log", "list", "--db", big, "--event", EVENT, "--limit", "100")
-    figures[f"log list, 100 of a {EVENT_SIZE:,} event"] = f"{took:.2f} s"
-    took, _ = command("log", "list", "--db", big, "--event", EVENT, "--last", "0")
-    figures[f"  all {EVENT_SIZE:,}, to a file"] = f"{took:.2f} s"
-    took, _ = command("log", "players", "--db", big)
-    figures[f"log players {n:,}"] = f"{took:.2f} s"
+    took, mb, cpu = command("log", "import", str(exported), "--db", again)
+    figures[f"log import {n:,}"] = f"{took:.1f} s ({cpu:.1f} cpu) {mb:.0f} MB"
+    took_again, mb, cpu_again = command("log", "import", str(exported), "--db", again)
+    figures["  the same file again"] = f"{took_again:.1f} s ({cpu_again:.1f} cpu) {mb:.0f} MB"
+    figures["  again / first"] = f"{took_again / took:.2f}x ({cpu_again / cpu:.2f}x cpu)"
+    took, _, cpu = command("log", "list", "--db", big, "--event", EVENT, "--limit", "100")
+    figures[f"log list, 100 of a {EVENT_SIZE:,} event"] = f"{took:.2f} s ({cpu:.2f} cpu)"
+    took, _, cpu = command("log", "list", "--db", big, "--event", EVENT, "--last", "0")
+    figures[f"  all {EVENT_SIZE:,}, to a file"] = f"{took:.2f} s ({cpu:.2f} cpu)"
+    took, _, cpu = command("log", "players", "--db", big)
+    figures[f"log players {n:,}"] = f"{took:.2f} s ({cpu:.2f} cpu)"
     with RulingsLog.open(big) as log:
-        figures[f"  {EVENT_SIZE:,} event, page of 100 (in process)"] = (
-            f"{timed(lambda: log.page(Filters(event=EVENT), 100, 2_000)):.3f} s")
-        figures[f"players {n:,} (in process)"] = f"{timed(lambda: log.players(entries=False)):.2f} s"
-        figures["  --since (newest half)"] = f"{timed(lambda: log.players(Filters(since='2026-07-01'), entries=False)):.2f} s"
-        rid = log.page(Filters(event=EVENT), 1, EVENT_SIZE // 2)[0].id
+        figures[f"  {EVENT_SIZE:,} event, page of 100 (in process)"] = both(lambda: log.page(Filters(event=EVENT), 100, 2_000))
+        figures[f"players {n:,} (in process)"] = both(lambda: log.players(entries=False))
+        figures["  --since (newest half)"] = both(lambda: log.players(Filters(since='2026-07-01'), entries=False))
+        rid = log.page(Filters(event=EVENT), 1, min(EVENT_SIZE, n) // 2)[0].id
     size, log_s, recorded_s = pages(big, rid)
-    figures[f"head judge's log page ({EVENT_SIZE:,} event)"] = f"{size / 1024:.0f} KB {log_s * 1000:.0f} ms"
-    figures["Recorded page"] = f"{recorded_s * 1000:.1f} ms"
+    figures[f"head judge's log page ({EVENT_SIZE:,} event)"] = f"{size / 1024:.0f} KB {log_s[0] * 1000:.0f} ms ({log_s[1] * 1000:.0f} cpu)"
+    figures["Recorded page"] = f"{recorded_s[0] * 1000:.1f} ms ({recorded_s[1] * 1000:.1f} cpu)"
     return figures
 
 
@@ -194,9 +211,9 @@ def main() -> None:
             print(f"PostgreSQL {version}, unix socket, fsync off (a throwaway server)")
     print(f"{platform.processor() or platform.machine()}, Python {platform.python_version()}, "
           f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} at the end")
-    print(f"{'':<34}" + "".join(f"{name:>18}" for name in columns))
+    print(f"{'':<40}" + "".join(f"{name:>28}" for name in columns))
     for key in columns["SQLite file"]:
-        print(f"{key:<34}" + "".join(f"{col[key]:>18}" for col in columns.values()))
+        print(f"{key:<40}" + "".join(f"{col[key]:>28}" for col in columns.values()))
 
 
 if __name__ == "__main__":

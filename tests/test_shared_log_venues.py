@@ -73,3 +73,37 @@ def test_the_head_judges_log_comes_in_pages(tmp_path) -> None:
         else:
             url = older.group(1).replace("&amp;", "&")
     assert len(set(seen)) == 250 and seen[0] == first  # newest first, each once
+
+
+def test_the_log_page_marks_a_players_repeat_offence(tmp_path) -> None:
+    """The same situation ruled against a player twice in the event: both rows say so, a player
+    ruled against once is not marked, and a withdrawn ruling no longer counts."""
+    import re
+    from dataclasses import replace
+
+    from referee.store.record import new_id
+
+    where = db_path(str(tmp_path / "repeat.db"))
+    c = client(where)
+    sign_in(c, "Ann")
+    r = None
+    first = _recorded(c)
+    with RulingsLog.open(where) as log:
+        r = log.get(first)
+        made = [replace(r, id=new_id(1_770_000_000_000 + n), recorded_at=f"2026-03-01T11:0{n}:00.000Z", dead=["East"], payments=[],
+                        points=[], outcome={}, players={"East": name, "South": "Bea"})
+                for n, name in enumerate(["Ruth", "Sue", "ruth "])]
+        log.merge(made)
+    head = client(where)
+    sign_in(head, "Nan", HEAD_PIN)
+
+    def marks() -> dict[str, str]:
+        page = head.get("/log").text
+        return {rid: flag for rid, flag in re.findall(r'<tr id="r-([^"]+)"[^>]*>.*?(repeat: [^<]*|</tr>)', page, re.S)}
+
+    got = marks()
+    assert got[made[0].id] == got[made[2].id] == "repeat: Ruth"
+    assert got[made[1].id] == "</tr>" and got[first] == "</tr>"  # Sue once; Bea sat there but nothing was held against her
+    with RulingsLog.open(where) as log:
+        log.withdraw(made[2].id, "Nan", "wrong seat")
+    assert marks()[made[0].id] == "</tr>"

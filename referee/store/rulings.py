@@ -376,6 +376,18 @@ class RulingsLog:
             raise NotFound(f"no ruling '{ref}' in {self.path}; see 'referee log list'")
         raise UsageError(f"'{ref}' matches several rulings ({', '.join(r[0] for r in rows[:5])}); give more of the id")
 
+    def charged(self, ids: list[str]) -> dict[str, list[str]]:
+        """Ruling id -> the players (as `charges.key` spells them) each of these rulings is against."""
+        if not ids:
+            return {}
+        with self.db.guard():
+            rows = self.db.execute(f"SELECT ruling, player_key FROM charges WHERE charged = 1 AND ruling IN "
+                                   f"({', '.join('?' * len(ids))}) ORDER BY ruling, seat", list(ids)).fetchall()
+        out: dict[str, list[str]] = {}
+        for rid, key in rows:
+            out.setdefault(rid, []).append(key)
+        return out
+
     def players(self, filters: Filters | None = None, situations: set[str] | None = None,
                 entries: bool = True) -> list[PlayerRecord]:
         """Per player (by name, ignoring case): rulings against them, dead hands, penalties paid, points lost.

@@ -48,20 +48,25 @@ def _rows(w: Web, chosen: dict[str, str], since: str | None = None) -> list[Any]
     return _rulings(w, judge=chosen.get("judge"), **where)
 
 
-def repeats(w: Web, rows: list[Any] | None = None) -> dict[str, list[str]]:
-    """Ruling id -> the players for whom it is a repeat offence (the same situation again); with
-    `rows`, for those rulings only, reading just their situations' rulings rather than the event's."""
+def repeats(w: Web, rows: list[Any]) -> dict[str, list[str]]:
+    """Ruling id -> the players for whom it is a repeat offence (the same situation again), for
+    the rulings on the page: each player's count per situation, and who each of these rulings is
+    against, both added up by the database (listing every ruling against them took most of a
+    5,000-ruling event's page time)."""
+    from ..store import charges
     from ..store.rulings import Filters
 
-    situations = {r.situation for r in rows} if rows is not None else None
+    if not rows:
+        return {}
     with w.log() as log:
-        players = log.players(Filters(event=w.settings.event), situations)
-    wanted = {r.id for r in rows} if rows is not None else None
+        players = log.players(Filters(event=w.settings.event), {r.situation for r in rows}, entries=False)
+        against = log.charged([r.id for r in rows])
+    again = {charges.key(p.name): p for p in players if p.repeats}
     marked: dict[str, list[str]] = {}
-    for p in players:
-        again = p.repeats
-        for r in p.against:
-            if r.situation in again and (wanted is None or r.id in wanted):
+    for r in rows:
+        for key in against.get(r.id, []):
+            p = again.get(key)
+            if p is not None and r.situation in p.repeats:
                 marked.setdefault(r.id, []).append(p.name)
     return marked
 
