@@ -11,7 +11,7 @@ import pytest
 from test_web_browser import BROWSER, DESKTOP, PHONE, _check_phone_page, _context, _shot, _sign_in, browser, venue  # noqa: F401
 from web_helpers import HEAD_PIN, PIN
 
-from referee.loader import load_strict
+from referee.rules.loader import load_strict
 from referee.quiz.draw import draw
 from referee.quiz.items import items
 
