@@ -121,30 +121,35 @@ Resolved = tuple[tuple[tuple[int, ...], bool], list[Group], int, int, "int | Non
 class _Resolver:
     """One block's tiles, groups and packed bounds for a binding, remembered by the part of the
     binding it reads (a year block reads only its suit; a wind kong reads nothing), so each is
-    built once."""
+    built once. Bindings are passed by their place in the line's lists of them: the part each
+    reads is worked out once per line, not once per call (the card's hottest loop)."""
 
-    def __init__(self, block: Block) -> None:
+    def __init__(self, block: Block, sigmas: list[dict[str, int]], nus: list[dict[str, int]]) -> None:
         self.block = block
-        self.suits = tuple(sorted({a[2] for a in block.atoms if a[2] is not None}))
+        suits = tuple(sorted({a[2] for a in block.atoms if a[2] is not None}))
         self.vars = tuple(sorted({a[1] for a in block.atoms if a[0] == "var"}))
         self.shifts = any(a[0] == "num" for a in block.atoms)
         self.choices = _choices(block)
+        self.uniform = block.uniform
+        self.by_sigma = [tuple([sigma[n] for n in suits]) for sigma in sigmas]
+        self.by_nu = [tuple([nu[v] for v in self.vars]) for nu in nus] if self.vars else None
         self.memo: dict[tuple[object, ...], list[Resolved]] = {}
 
-    def __call__(self, sigma: dict[str, int], k: int, nu: dict[str, int]) -> list[Resolved]:
-        """The block resolved for each of its picks (one unless it is an 'any wind/dragon' group)."""
-        key = (tuple([sigma[n] for n in self.suits]) if self.suits else (),
-               k if self.shifts else 0, tuple([nu[v] for v in self.vars]) if self.vars else ())
+    def __call__(self, si: int, sigma: dict[str, int], k: int, ni: int, nu: dict[str, int]) -> list[Resolved]:
+        """The block resolved for each of its picks (one unless it is an 'any wind/dragon' group),
+        under sigmas[si], shift k and nus[ni]."""
+        key = (self.by_sigma[si], k if self.shifts else 0, self.by_nu[ni] if self.by_nu is not None else ())
         hit = self.memo.get(key)
         if hit is None:
             b = self.block
             hit = []
             for pick in self.choices:
-                tiles = tuple(_tile(a, sigma, k, nu, pick) for a in b.atoms)
-                if b.uniform:
+                if self.uniform:  # one atom repeated: one tile to work out
+                    tiles = (_tile(b.atoms[0], sigma, k, nu, pick),) * len(b.atoms)
                     jok = len(tiles) >= 3 and not b.bang
                     groups = [(tiles[0], len(tiles), jok)]
                 else:
+                    tiles = tuple([_tile(a, sigma, k, nu, pick) for a in b.atoms])
                     jok, groups = False, [(t, 1, False) for t in tiles]
                 L, U = bounds(groups)
                 hit.append(((tiles, jok), groups, L, U, pick))
@@ -160,7 +165,7 @@ def raw_targets(line: Line) -> Iterator[RawTarget]:
     sigmas = _suit_bindings(line)
     nu_words = [_describe({}, nu) for nu in nus]
     sigma_words = [_describe(sigma, {}) for sigma in sigmas]
-    resolvers = {id(b): _Resolver(b) for tok in line.tokens for b in tok}
+    resolvers = {id(b): _Resolver(b, sigmas, nus) for tok in line.tokens for b in tok}
     product = itertools.product
     distinct = tuple(kind for kind, how in (("anydragon", line.dragons), ("anywind", line.winds)) if how == "different")
     runs = {k: _run(line, k) for k in line.shift} if line.runs else {}
@@ -169,14 +174,15 @@ def raw_targets(line: Line) -> Iterator[RawTarget]:
         # the blocks whose picks must differ: two bare D groups never the same dragon, when said so
         apart = [[i for i, b in enumerate(alt) if b.atoms[0][0] == kind] for kind in distinct]
         apart = [group for group in apart if len(group) > 1]
-        for sigma, s_words in zip(sigmas, sigma_words):
+        for si, (sigma, s_words) in enumerate(zip(sigmas, sigma_words)):
             for k in line.shift:
-                fixed = [None if resolve.vars else resolve(sigma, k, {}) for resolve in parts]  # the same for every nu
+                fixed = [None if resolve.vars else resolve(si, sigma, k, 0, {}) for resolve in parts]  # the same for every nu
                 run = runs.get(k)
-                for nu, n_words in zip(nus, nu_words):
+                for ni, (nu, n_words) in enumerate(zip(nus, nu_words)):
                     if run is not None and any(nu[n] not in run for n in line.runs):
                         continue
-                    options = [done if done is not None else resolve(sigma, k, nu) for done, resolve in zip(fixed, parts)]
+                    options = [done if done is not None else resolve(si, sigma, k, ni, nu)
+                               for done, resolve in zip(fixed, parts)]
                     for chosen in product(*options):
                         if apart and any(len({chosen[i][4] for i in group}) < len(group) for group in apart):
                             continue
