@@ -12,6 +12,18 @@ from referee.cli import app
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The run a newcomer starts, `python -m pytest`, leaves out the tests marked slow (browsers,
+    PDF, PostgreSQL and logs at scale): they took half of its time. Naming files, or choosing with
+    -m (`-m slow`: just them, as CI runs them after the default run), runs what is asked."""
+    if config.args_source != pytest.Config.ArgsSource.TESTPATHS or config.option.markexpr:
+        return
+    slow = [item for item in items if item.get_closest_marker("slow") is not None]
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if item.get_closest_marker("slow") is None]
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _cache_in_tmp(tmp_path_factory: pytest.TempPathFactory):
     """The ruleset cache goes to a temporary folder (never $HOME); subprocesses inherit it."""

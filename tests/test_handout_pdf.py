@@ -15,7 +15,10 @@ from referee.handouts.pdf import ARGS, available, chromium, print_page
 from referee.rules.loader import load_strict
 
 REASON = available()
-pytestmark = pytest.mark.skipif(REASON is not None, reason=f"PDF handouts cannot be made here: {REASON}")
+pytestmark = [
+    pytest.mark.skipif(REASON is not None, reason=f"PDF handouts cannot be made here: {REASON}"),
+    pytest.mark.slow,  # Chromium prints every booklet: `python -m pytest -m slow` (CI) runs it
+]
 
 
 def pages(pdf: bytes) -> int:

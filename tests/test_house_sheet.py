@@ -53,6 +53,7 @@ def test_a_ruleset_without_customs_has_no_house_sheet() -> None:
 REASON = available()
 
 
+@pytest.mark.slow  # Chromium
 @pytest.mark.skipif(REASON is not None, reason=f"no Chromium here: {REASON}")
 def test_the_sheet_on_a_390px_phone_and_as_one_printed_page(folder: Path, tmp_path: Path) -> None:
     from playwright.sync_api import sync_playwright

@@ -230,6 +230,7 @@ def _every_text() -> list[str]:
             "\r\n\u2028\u2029\ufeff\u202e\x1b[2J\x7f\x85\x9b", "'=cmd|' /C calc'!A0", "\\\"\\u0000\""]
 
 
+@pytest.mark.slow  # PostgreSQL at scale
 def test_a_file_log_holding_every_storable_text_moves_into_postgresql_whole(cli, pg_url: str, tmp_path: Path) -> None:
     from referee.store.record import FIELDS, new_id
 

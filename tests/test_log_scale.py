@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from measured import referee
 
+pytestmark = pytest.mark.slow  # 100,000 rulings on each backend: minutes; `pytest -m slow` (CI) runs it
+
 RULINGS = 100_000
 LIMIT_MB = 200
 

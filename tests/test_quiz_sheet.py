@@ -58,6 +58,7 @@ def test_quiz_options_belong_to_the_quiz_sheet(cli) -> None:
     assert r.code == 2 and "not a phase" in r.stderr
 
 
+@pytest.mark.slow  # Chromium prints the PDF
 @pytest.mark.skipif(available() is not None, reason=f"PDF handouts cannot be made here: {available()}")
 def test_the_pdf_numbers_its_pages_and_keeps_the_key_apart(cli, tmp_path: Path) -> None:
     if shutil.which("pdftotext") is None:

@@ -87,3 +87,13 @@ def test_ci_runs_the_readme_set_up_commands_with_the_tested_versions() -> None:
     assert pins and all(re.fullmatch(r"[A-Za-z0-9_.\-]+==[0-9][^\s;]*", pin) for pin in pins), pins
     names = {pin.split("==")[0].lower().replace("_", "-") for pin in pins}
     assert {"typer", "pydantic", "pyyaml", "jinja2", "pytest"} <= names
+
+
+def test_ci_runs_the_slow_tests_the_readme_run_leaves_out() -> None:
+    """`python -m pytest` leaves out the tests marked slow; CI runs them right after it, and the
+    README says how to run them."""
+    ci = [line.strip() for line in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()]
+    assert "python -m pytest -m slow" in ci[ci.index("python -m pytest") + 1:]
+    assert "python -m pytest -m slow" in README
+    marked = [p.name for p in (ROOT / "tests").glob("test_*.py") if "pytest.mark.slow" in p.read_text(encoding="utf-8")]
+    assert {"test_web_browser.py", "test_handout_pdf.py", "test_log_scale.py"} <= set(marked), marked

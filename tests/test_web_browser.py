@@ -22,10 +22,11 @@ from referee.handouts.pdf import ARGS, available, chromium
 from referee.store.rulings import RulingsLog
 
 REASON = available()
-# Every Chromium test: skipped with the reason where there is no browser, and failed (never left
-# hanging) when a page waits longer than any flow here takes on a loaded machine.
+# Every Chromium test: skipped with the reason where there is no browser, failed (never left
+# hanging) when a page waits longer than any flow here takes on a loaded machine, and marked slow:
+# `python -m pytest` leaves it out, `python -m pytest -m slow` (CI) runs it.
 BROWSER = [pytest.mark.skipif(REASON is not None, reason=f"no browser to test the web pages in: {REASON}"),
-           pytest.mark.timeout(300, method="thread")]
+           pytest.mark.timeout(300, method="thread"), pytest.mark.slow]
 pytestmark = BROWSER
 
 VENUE = "judges.lan"
