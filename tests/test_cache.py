@@ -488,3 +488,59 @@ def test_the_answers_cache_keeps_every_shipped_scenario_and_scans_its_folder_rar
         cache.store_file(tmp_path / f"s{i}.yaml", f"answers: {i}".encode(), {"n": i})
     assert len(scans) <= 200 // cache.EVICT_EVERY + 1
     assert len(list((disk / "files").glob("*.answers"))) == 200
+
+
+def test_another_installation_never_evicts_this_ones_rulings(disk: Path, tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 28: two checkouts (or an installed referee beside one) share ~/.cache/referee. However
+    many rulesets the other one reads, this one's entry stays, and its next ruling is a hit."""
+    monkeypatch.setattr(cache, "MAX_RULESETS", 3)
+    ours = copy_ruleset(tmp_path).resolve()
+    loader.load(ours)
+    entry = cache._entry_path(disk, ours)
+    assert entry.is_file() and entry.name.startswith(cache.installation() + "-")
+    mine = cache.installation()
+    monkeypatch.setattr(cache, "_install", "0ther0ne")  # another checkout, elsewhere on the machine
+    base = copy_ruleset(tmp_path / "other")
+    for i in range(6):
+        loader.load(Path(shutil.copytree(base, tmp_path / "other" / f"copy-{i}" / base.name)))
+    theirs = [p for p in disk.glob("*.ruleset") if p.name.startswith("0ther0ne-")]
+    assert len(theirs) == 3  # it evicts its own least used entries, and only those
+    monkeypatch.setattr(cache, "_install", mine)
+    assert entry.is_file()
+    forget_process()
+    assert cache.fetch(ours) is not None
+
+
+def test_two_versions_ruling_from_one_folder_keep_an_entry_each(disk: Path, tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another version of referee (another stamp) on the same ruleset folder writes an entry of its
+    own: the two do not overwrite each other's on every ruling."""
+    folder = copy_ruleset(tmp_path).resolve()
+    loader.load(folder)
+    ours = cache._entry_path(disk, folder)
+    real = cache.stamp()
+    monkeypatch.setattr(cache, "_stamp", "another version")
+    forget_process()
+    loader.load(folder)
+    assert cache._entry_path(disk, folder) != ours and cache._entry_path(disk, folder).is_file()
+    monkeypatch.setattr(cache, "_stamp", real)
+    forget_process()
+    assert cache.fetch(folder) is not None
+
+
+def test_an_unused_entry_of_another_installation_goes_after_a_month(disk: Path, tmp_path: Path) -> None:
+    """A checkout since deleted leaves entries nobody reads: unused for STALE_DAYS, they go."""
+    import os
+    import time
+
+    loader.load(copy_ruleset(tmp_path).resolve())
+    gone = disk / "5ea1ed00-000000000000000000000000.ruleset"
+    recent = disk / "5ea1ed11-000000000000000000000000.ruleset"
+    for path, days in ((gone, cache.STALE_DAYS + 1), (recent, cache.STALE_DAYS - 1)):
+        path.write_bytes(b"an entry of a checkout elsewhere")
+        then = time.time() - days * 86400
+        os.utime(path, (then, then))
+    forget_process()
+    loader.load(copy_ruleset(tmp_path / "second").resolve())  # any write scans the folder
+    assert not gone.exists() and recent.exists()

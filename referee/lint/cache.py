@@ -38,8 +38,7 @@ def _code_stamp() -> str:
 
 
 def _entry(where: Path, rs: Ruleset) -> Path:
-    key = "\0".join(map(str, cache._memory_key(rs.folder)))
-    return where / "lint" / f"{hashlib.sha256(key.encode()).hexdigest()[:24]}.lint"
+    return where / "lint" / cache._named("\0".join(map(str, cache._memory_key(rs.folder))), ".lint", _code_stamp())
 
 
 def _key(rs: Ruleset) -> list[object]:
@@ -71,7 +70,7 @@ def lint(rs: Ruleset) -> list[Problem]:
                               protocol=pickle.HIGHEST_PROTOCOL)
         head = {"stamp": _code_stamp(), "key": _key(rs), "sum": cache._sum(packed)}
         cache.write_whole(entry, pickle.dumps((head, packed), protocol=pickle.HIGHEST_PROTOCOL))
-        cache._evict(entry.parent, "*.lint", MAX_ENTRIES)
+        cache._evict(entry.parent, ".lint", MAX_ENTRIES)  # this installation's only
     except (OSError, pickle.PicklingError):
         pass  # a cache that cannot be written only costs the next check its time
     return problems

@@ -13,6 +13,13 @@ Entries live in the user's cache folder (`REFEREE_CACHE_DIR`, else `$XDG_CACHE_H
 else `~/.cache/referee`), never in the repository; `REFEREE_NO_CACHE=1` turns the disk cache off.
 Within one process every ruleset is also remembered, so overlays share one copy of their base.
 Answers files (`rule --answers`) are kept the same way, by path and the digest of their bytes.
+
+Several installations (two checkouts, an installed referee beside a checkout, an organizer trying a
+new version beside the event's) may share one cache folder. Each entry's name starts with its
+installation's mark (the folder its code is in) and holds the code's stamp, so two versions never
+overwrite each other's entry for the same ruleset, and each installation evicts only its own least
+used entries: one installation's rulings never miss because another one ran. Another
+installation's entries are removed only when unused for STALE_DAYS (a checkout since deleted).
 """
 from __future__ import annotations
 
@@ -58,9 +65,26 @@ def _memory_key(ruleset_folder: Path) -> tuple[Path, str]:
     return ruleset_folder, os.environ.get("REFEREE_RULESETS", "")
 
 
+_install: str | None = None
+
+
+def installation() -> str:
+    """This installation's mark, the start of every entry name it writes: the folder its code is in."""
+    global _install
+    if _install is None:
+        _install = hashlib.sha256(str(Path(__file__).resolve().parent.parent).encode()).hexdigest()[:8]
+    return _install
+
+
+def _named(key: str, suffix: str, code: str | None = None) -> str:
+    """An entry's file name: this installation's mark, then the key and the code's stamp hashed
+    (another version of referee, reading the same folder, keeps an entry of its own)."""
+    digest = hashlib.sha256(f"{key}\0{code or stamp()}".encode()).hexdigest()[:24]
+    return f"{installation()}-{digest}{suffix}"
+
+
 def _entry_path(where: Path, ruleset_folder: Path) -> Path:
-    key = "\0".join(map(str, _memory_key(ruleset_folder)))
-    return where / f"{hashlib.sha256(key.encode()).hexdigest()[:24]}.ruleset"
+    return where / _named("\0".join(map(str, _memory_key(ruleset_folder))), ".ruleset")
 
 
 def _current(links: list[tuple[str, str | None]], digest: str) -> bool:
@@ -126,7 +150,7 @@ def store(rs: Ruleset) -> None:
         head = {"stamp": stamp(), "key": list(_memory_key(rs.folder)), "links": rs.links, "digest": rs.digest,
                 "sum": _sum(packed)}
         write_whole(entry, pickle.dumps((head, packed), protocol=pickle.HIGHEST_PROTOCOL))
-        _evict(where, "*.ruleset", MAX_RULESETS)
+        _evict(where, ".ruleset", MAX_RULESETS)
     except (OSError, pickle.PicklingError):
         pass
 
@@ -143,16 +167,32 @@ def _used(entry: Path) -> None:
         pass
 
 
-def _evict(where: Path, pattern: str, keep: int) -> None:
-    entries = []
-    for path in where.glob(pattern):
+STALE_DAYS = 30  # another installation's entries unused this long are removed (its checkout is likely gone)
+
+
+def _evict(where: Path, suffix: str, keep: int) -> None:
+    """Keep this installation's `keep` most recently used entries; another installation's only
+    when it used them within STALE_DAYS."""
+    import time
+
+    ours, stale = [], time.time() - STALE_DAYS * 86400
+    mine = installation() + "-"
+    for path in where.glob(f"*{suffix}"):
         try:
-            entries.append((path.lstat().st_mtime, path))
+            used = path.lstat().st_mtime
         except OSError:
             continue
-    for _, old in sorted(entries)[:-keep]:
-        if old.is_file() and not old.is_symlink():
-            old.unlink(missing_ok=True)
+        if path.name.startswith(mine):
+            ours.append((used, path))
+        elif used < stale:
+            _remove(path)
+    for _, old in sorted(ours)[:-keep]:
+        _remove(old)
+
+
+def _remove(entry: Path) -> None:
+    if entry.is_file() and not entry.is_symlink():
+        entry.unlink(missing_ok=True)
 
 
 # Validated answers files kept; the oldest go first. Well above the shipped scenarios (over 500):
@@ -163,7 +203,7 @@ _FILE_WRITES = [0]
 
 
 def _file_entry(where: Path, path: Path) -> Path:
-    return where / "files" / f"{hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:24]}.answers"
+    return where / "files" / _named(str(path.resolve()), ".answers")
 
 
 def fetch_file(path: Path, raw: bytes) -> Any | None:
@@ -191,7 +231,7 @@ def store_file(path: Path, raw: bytes, model: Any) -> None:
         write_whole(_file_entry(where, path), pickle.dumps((head, packed), protocol=pickle.HIGHEST_PROTOCOL))
         _FILE_WRITES[0] += 1
         if _FILE_WRITES[0] % EVICT_EVERY == 1:  # the first write of a run, then every 64th
-            _evict(where / "files", "*.answers", MAX_FILES)
+            _evict(where / "files", ".answers", MAX_FILES)
     except (OSError, pickle.PicklingError):
         pass
 
