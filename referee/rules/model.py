@@ -25,6 +25,19 @@ SITUATION_ID = r"^[a-z][a-z0-9-]*$"
 RULING_ID = r"^[A-Z][A-Z0-9]*(-[A-Za-z0-9]+)+$"
 
 
+def _no_items() -> list[Any]:
+    return []
+
+
+def _no_entries() -> dict[Any, Any]:
+    return {}
+
+
+# The empty defaults above, rather than `list` and `dict`: pydantic reads a default factory's
+# signature each time it fills a default, and a builtin's signature is parsed from text (the
+# tokenizer's patterns compiled first), which cost each ruling 2 ms in `model_construct`.
+
+
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, defer_build=True)
 
@@ -34,7 +47,7 @@ class Source(Strict):
     url: str | None = Field(None, description="Where the source can be read")
     note: str | None = Field(None, description="How complete our reading of it is, or what it covers")
     sections: list[str] = Field(
-        default_factory=list,
+        default_factory=_no_items,
         description="The source's own headings, where we have read them: a ruling that cites a section of "
         "this source must name one of these (lint), so a citation cannot point at a heading that does not exist")
     event: bool = Field(
@@ -59,7 +72,7 @@ class SheetNumbers(Strict):
     discarder_penalties: list[ExposurePenalty] | None = None
     wall_game_points: int | None = None
     dead_points: int | None = None
-    penalties: dict[str, int] = Field(default_factory=dict, description="Named points, as in scoring's `penalties`")
+    penalties: dict[str, int] = Field(default_factory=_no_entries, description="Named points, as in scoring's `penalties`")
 
 
 class Scoring(Strict):
@@ -82,13 +95,13 @@ class Scoring(Strict):
     self_pick_bonus: int = Field(0, description="Points: added to the winner's score for a self-picked Mah Jongg")
     jokerless_bonus: int = Field(0, description="Points: added to the winner's score for a jokerless hand (never Singles and Pairs)")
     discarder_penalties: list[ExposurePenalty] = Field(
-        default_factory=list,
+        default_factory=_no_items,
         description="Points: the discarder of the winning tile scores these (negative) points, by the winner's number of exposures; the entry with the largest 'exposures' not above the winner's count applies",
     )
     wall_game_points: int = Field(0, description="Points: each live (not dead) hand scores this in a wall game")
     dead_points: int = Field(0, description="Points: what a dead hand scores")
     penalties: dict[str, int] = Field(
-        default_factory=dict,
+        default_factory=_no_entries,
         description="Points: the other fixed points an event's sheet states, by name (peek_penalty: -10 for peeking "
         "at a blind pass); a ruling names one in `of:` or as {peek_penalty}, and `referee pay --penalty NAME=SEAT` "
         "adds it. An overlay's entries are added to its base's")
@@ -117,19 +130,19 @@ class RulesetMeta(Strict):
     effective: str | None = Field(None, description="Date from which these rules apply (YYYY-MM-DD)")
     extends: str | None = Field(None, description="Id of the ruleset this one overrides")
     description: str = ""
-    sources: dict[str, Source] = Field(default_factory=dict, description="Bibliography: key -> source")
+    sources: dict[str, Source] = Field(default_factory=_no_entries, description="Bibliography: key -> source")
     scoring: Scoring | None = Field(None, description="Scoring; inherited when the ruleset extends another")
-    remove: list[str] = Field(default_factory=list, description="Situations of the base ruleset that this one drops")
+    remove: list[str] = Field(default_factory=_no_items, description="Situations of the base ruleset that this one drops")
     recite: "list[Recite]" = Field(
-        default_factory=list,
+        default_factory=_no_items,
         description="An event's own rules cited in place of another event's on every ruling it inherits (first match "
         "wins): {from: 'KEY' or 'KEY: section', to: [citations], note: what this event's rules say, or that they are silent}")
     customs: "list[CustomUse]" = Field(
-        default_factory=list,
+        default_factory=_no_items,
         description="The table customs this house ruleset plays (written by 'referee house'): each names its rule, "
         "its source and what it changes, so a ruling it changes can say so")
     sheet: list[str] = Field(
-        default_factory=list, description="An event's ruleset: the source keys of its own published sheet (its "
+        default_factory=_no_items, description="An event's ruleset: the source keys of its own published sheet (its "
         "`coverage.yaml` maps each of the sheet's sections to what carries it); its rulings may cite no other event's sheet")
     card: str | None = Field(
         None, description="The card hands are checked against when a ruling is answered with tiles: 'practice' (the "
@@ -144,8 +157,8 @@ class CustomUse(Strict):
     says: str = Field(description="The custom in one sentence, with its number")
     number: int | None = Field(None, description="The number the table chose for it, if it needs one")
     cite: str = Field(description="The source that describes it: 'KEY' or 'KEY: section'")
-    scoring: list[str] = Field(default_factory=list, description="The scoring keys it sets (the arithmetic it changes)")
-    rulings: list[str] = Field(default_factory=list, description="The ids of the rulings it adds or rewrites")
+    scoring: list[str] = Field(default_factory=_no_items, description="The scoring keys it sets (the arithmetic it changes)")
+    rulings: list[str] = Field(default_factory=_no_items, description="The ids of the rulings it adds or rewrites")
 
 
 class FactDef(Strict):
@@ -158,7 +171,7 @@ class FactDef(Strict):
     seats: list[Literal["East", "South", "West", "North"]] | None = Field(
         None, description="For type seat or seats: the only seats that can play this part (a single seat is filled in without asking)")
     may_also_be: list[str] = Field(
-        default_factory=list,
+        default_factory=_no_items,
         description="For type seat or seats: other roles or seat facts that may name the same player (roles are different players unless listed here)")
     multiple_of: int | None = Field(None, ge=1, description="For type number: answers must be a multiple of this (card values go in fives)")
     default: int | None = Field(
@@ -174,7 +187,7 @@ class FactDef(Strict):
         "(number: the card value of the hand's best line), singles-and-pairs (yesno: that line is a Singles and Pairs hand), "
         "jokerless (yesno: 'no' when the hand holds a joker; a hand without one is still asked, for the announcement)")
     card_claims: dict[str, Literal["valid", "invalid", "dead", "alive"]] = Field(
-        default_factory=dict, description="For type choice: answers that claim what the card can tell from tiles "
+        default_factory=_no_entries, description="For type choice: answers that claim what the card can tell from tiles "
         "(challenger: dead - 'the challenger was right' claims her hand was dead). With tiles entered, such an "
         "answer the tiles contradict is refused, and one they bear out cites the card")
 
@@ -215,7 +228,7 @@ class RoleDef(Strict):
     seats: list[Literal["East", "South", "West", "North"]] | None = Field(
         None, description="The only seats that can play this role (a single seat is filled in without asking)")
     may_also_be: list[str] = Field(
-        default_factory=list, description="Other roles or seat facts that may name the same player (roles are different players unless listed here)")
+        default_factory=_no_items, description="Other roles or seat facts that may name the same player (roles are different players unless listed here)")
     label: str = Field("", description="How a ruling names this seat while it is left open, e.g. 'the seat she bet on' "
                        "(default: 'the' and the role's name, 'the picker')")
 
@@ -260,7 +273,7 @@ class Recite(Strict):
     overlay inherits rulings that cite the common tournament sheets, and must cite its own."""
 
     from_: str = Field(alias="from", description="The citation replaced: 'KEY' (any section of it) or 'KEY: section'")
-    to: list[Cite] = Field(default_factory=list, description="Cited instead ('KEY' or 'KEY: section'); empty drops the citation")
+    to: list[Cite] = Field(default_factory=_no_items, description="Cited instead ('KEY' or 'KEY: section'); empty drops the citation")
     note: str = Field("", description="Added to the notes of each ruling that loses the citation: what this ruleset's own source says on the point, or that it says nothing")
 
     @field_validator("to", mode="before")
@@ -314,7 +327,7 @@ class Settle(Strict):
     discarder: str | None = Field(None, description="Role of the discarder, for a discard win")
     value: str = Field("hand_value", description="Number fact holding the hand value")
     exempt: list[str] = Field(
-        default_factory=list,
+        default_factory=_no_items,
         description="Roles that pay nothing by a rule the table agreed before play (a player who has lost her whole pie)")
     bettor: str | None = Field(
         None,
@@ -333,18 +346,18 @@ class Ruling(Strict):
     id: str = Field(pattern=RULING_ID, description="Stable citable id, e.g. MJE-3")
     says: str = Field(description="What the judge reads out; {role} and {fact} are filled in")
     game: Literal["continues", "ends", "replay", "redeal"] = Field(description="What happens to the game")
-    dead: list[str] = Field(default_factory=list, description="Roles whose hands are dead ('others' beside them: every other hand too)")
-    pay: list[Transfer] = Field(default_factory=list, description="Money transfers")
-    points: list[PointAward] = Field(default_factory=list, description="Tournament point awards")
+    dead: list[str] = Field(default_factory=_no_items, description="Roles whose hands are dead ('others' beside them: every other hand too)")
+    pay: list[Transfer] = Field(default_factory=_no_items, description="Money transfers")
+    points: list[PointAward] = Field(default_factory=_no_items, description="Tournament point awards")
     settle: Settle | None = Field(None, description="Pay the Mah Jongg by the standard schedule")
     owed: str = Field("", description="What is owed, in words, where the ruling leaves the amounts to the table or to payments already made ({role} and {fact} are filled in); shown under Payments")
-    tiles: list[str] = Field(default_factory=list, description="What happens to tiles and jokers")
-    procedure: list[str] = Field(default_factory=list, description="Steps for the table, in order")
-    notes: list[str] = Field(default_factory=list, description="Gaps no source settles, judgement calls, pointers to other rulings")
+    tiles: list[str] = Field(default_factory=_no_items, description="What happens to tiles and jokers")
+    procedure: list[str] = Field(default_factory=_no_items, description="Steps for the table, in order")
+    notes: list[str] = Field(default_factory=_no_items, description="Gaps no source settles, judgement calls, pointers to other rulings")
     other_sources: list[str] = Field(
-        default_factory=list, description="What other sources hold where they differ from this ruling (or from each "
+        default_factory=_no_items, description="What other sources hold where they differ from this ruling (or from each "
         "other): shown apart, after the verdict, under 'Other sources', so no one reads them as part of the ruling")
-    cite: list[Annotated[Cite, Field()]] = Field(default_factory=list, description="Sources: 'KEY' or 'KEY: section'")
+    cite: list[Annotated[Cite, Field()]] = Field(default_factory=_no_items, description="Sources: 'KEY' or 'KEY: section'")
     then: "Goto | None" = Field(
         None, description="Where the case goes on after this ruling ({goto: situation, bind, set}): the judge is carried "
         "into that situation with every answer kept, and both rulings are printed, this one first; its dead hands stay dead")
@@ -358,9 +371,9 @@ class Ruling(Strict):
 class Goto(Strict):
     goto: str = Field(description="Id of the situation to continue in")
     at: str | None = Field(None, description="Node to start at (default: its start)")
-    bind: dict[str, str] = Field(default_factory=dict, description="Role there -> the role here that is the same seat (declarer: caller)")
-    dead: list[str] = Field(default_factory=list, description="Roles here whose hands are already dead; the ruling there adds them")
-    set: dict[str, str] = Field(default_factory=dict, description="Facts there that this path already settles (declared_on_discard: 'yes')")
+    bind: dict[str, str] = Field(default_factory=_no_entries, description="Role there -> the role here that is the same seat (declarer: caller)")
+    dead: list[str] = Field(default_factory=_no_items, description="Roles here whose hands are already dead; the ruling there adds them")
+    set: dict[str, str] = Field(default_factory=_no_entries, description="Facts there that this path already settles (declared_on_discard: 'yes')")
 
 
 Target = Union[str, Goto]
@@ -392,9 +405,9 @@ class RulingNode(Strict):
 class GotoNode(Strict):
     goto: str = Field(description="Id of the situation to continue in")
     at: str | None = None
-    bind: dict[str, str] = Field(default_factory=dict, description="Role there -> the role here that is the same seat")
-    dead: list[str] = Field(default_factory=list, description="Roles here whose hands are already dead")
-    set: dict[str, str] = Field(default_factory=dict, description="Facts there that this path already settles (declared_on_discard: 'yes')")
+    bind: dict[str, str] = Field(default_factory=_no_entries, description="Role there -> the role here that is the same seat")
+    dead: list[str] = Field(default_factory=_no_items, description="Roles here whose hands are already dead")
+    set: dict[str, str] = Field(default_factory=_no_entries, description="Facts there that this path already settles (declared_on_discard: 'yes')")
 
     def target(self) -> Goto:
         """The same jump as a branch's inline goto. Built without validation: this node is
@@ -431,11 +444,11 @@ class Situation(Strict):
     id: str = Field(pattern=SITUATION_ID, description="Stable id, used on the command line")
     title: str
     phase: Literal["deal", "charleston", "play", "claiming", "joker", "mahjong", "dead", "end"]
-    aliases: list[str] = Field(default_factory=list, description="Words a judge would type to find this")
+    aliases: list[str] = Field(default_factory=_no_items, description="Words a judge would type to find this")
     summary: str = Field(description="One line: what happened")
     help: str = Field("", description="Reference text: terms and the correct procedure")
-    roles: dict[str, RoleDef] = Field(default_factory=dict, description="Seats involved: role -> question")
-    facts: dict[str, FactDef] = Field(default_factory=dict, description="Facts used only here")
+    roles: dict[str, RoleDef] = Field(default_factory=_no_entries, description="Seats involved: role -> question")
+    facts: dict[str, FactDef] = Field(default_factory=_no_entries, description="Facts used only here")
     start: str = Field(description="Id of the first node")
     nodes: dict[str, Node]
 
@@ -450,11 +463,11 @@ class SituationPatch(Strict):
     aliases: list[str] | None = None
     summary: str | None = None
     help: str | None = None
-    roles: dict[str, RoleDef] = Field(default_factory=dict)
-    facts: dict[str, FactDef] = Field(default_factory=dict)
+    roles: dict[str, RoleDef] = Field(default_factory=_no_entries)
+    facts: dict[str, FactDef] = Field(default_factory=_no_entries)
     start: str | None = None
-    nodes: dict[str, Node] = Field(default_factory=dict, description="Nodes to replace or add, by id")
-    remove_nodes: list[str] = Field(default_factory=list)
+    nodes: dict[str, Node] = Field(default_factory=_no_entries, description="Nodes to replace or add, by id")
+    remove_nodes: list[str] = Field(default_factory=_no_items)
 
     _roles = field_validator("roles", mode="before")(lambda value: _role_text(value))
 
@@ -499,13 +512,13 @@ class Expect(Strict):
 
 class HandTiles(Strict):
     tiles: str = Field(description="All 14 tiles, exposures included, e.g. 'FF 2033B 3333C 3333D'")
-    exposed: list[str] = Field(default_factory=list, description="Groups exposed before Mah Jongg, e.g. ['3333C']")
+    exposed: list[str] = Field(default_factory=_no_items, description="Groups exposed before Mah Jongg, e.g. ['3333C']")
 
 
 class TableTiles(Strict):
-    exposed: list[str] = Field(default_factory=list, description="The player's exposures, e.g. ['22J2B']")
+    exposed: list[str] = Field(default_factory=_no_items, description="The player's exposures, e.g. ['22J2B']")
     discards: str = Field("", description="Every tile in the discards, e.g. '6D 6D 9B J'")
-    exposed_by_others: list[str] = Field(default_factory=list, description="The other players' exposures, jokers included")
+    exposed_by_others: list[str] = Field(default_factory=_no_items, description="The other players' exposures, jokers included")
     others_jokers: bool = Field(True, description="Jokers in the others' exposures count as ones she could still redeem")
 
 
@@ -531,9 +544,9 @@ class Answers(Strict):
     caveat: Caveat | None = Field(None, description="The published answer is contradicted by this ruleset, or is one writer's opinion")
     ruleset: str | None = None
     situation: str | None = None
-    answers: dict[str, Any] = Field(default_factory=dict, description="fact -> answer")
-    seats: dict[str, str] = Field(default_factory=dict, description="role -> seat")
-    players: dict[str, str] = Field(default_factory=dict, description="seat (or Bettor, for a fifth player) -> player name")
+    answers: dict[str, Any] = Field(default_factory=_no_entries, description="fact -> answer")
+    seats: dict[str, str] = Field(default_factory=_no_entries, description="role -> seat")
+    players: dict[str, str] = Field(default_factory=_no_entries, description="seat (or Bettor, for a fifth player) -> player name")
     card: str | None = Field(None, description="The card `hand` or `table` is checked against: 'practice' or a card file (default: the ruleset's card)")
     hand: HandTiles | None = Field(None, description="The declared hand as tiles: answers the facts marked card: valid, value ...")
     table: TableTiles | None = Field(None, description="What everyone can see: answers the facts marked card: dead or alive")

@@ -11,9 +11,18 @@ YES = {"yes", "y", "true", "t", "1"}
 NO = {"no", "n", "false", "f", "0"}
 _SEAT_ALIASES = {s.lower(): s for s in SEATS} | {s[0].lower(): s for s in SEATS}
 _WHOLE = re.compile(r"-?[0-9]{1,9}")  # ASCII digits only: str.isdigit() also takes '²', which int() refuses
-# A card value when the ruleset defines no hand_value fact: the card prints them in fives. Built
-# without validation (these values are valid) so importing this module builds no pydantic schema.
-CARD_VALUE = FactDef.model_construct(type="number", ask="Card value of the hand", min=20, max=200, multiple_of=5)
+_BUILT: dict[str, FactDef] = {}
+
+
+def __getattr__(name: str) -> FactDef:
+    """CARD_VALUE: a card value when the ruleset defines no hand_value fact (the card prints them in
+    fives). Built on first use, without validation (these values are valid): its first
+    model_construct costs a ruling, which never needs it, 2 ms."""
+    if name != "CARD_VALUE":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    if name not in _BUILT:
+        _BUILT[name] = FactDef.model_construct(type="number", ask="Card value of the hand", min=20, max=200, multiple_of=5)
+    return _BUILT[name]
 
 
 def is_index(raw: str, count: int) -> bool:
