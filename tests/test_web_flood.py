@@ -43,10 +43,14 @@ def test_a_judge_is_served_while_one_address_holds_idle_and_dripping_sockets(ser
     base, port, db = served
     phone = Phone(base)
     phone.sign_in("Ann")
+    took = [_rule(phone, "0")]  # the first ruling's own start-up (pages, templates) is not the flood's doing
     with Flood(port, idle=1000, drip=300, seconds=45) as flood:
         assert len(flood.idle) == 1000 and len(flood.drip) == 300  # the kernel let them all connect
-        took = [_rule(phone, str(i)) for i in range(5)]
-        assert max(t for t, _ in took) < 3.0, took  # answered, not queued behind the flood
+        took += [_rule(phone, str(i)) for i in range(1, 6)]
+        # Answered, not queued behind the flood: a judge kept waiting for the attacker's sockets
+        # would be answered only once they are cut off, REQUEST_S after they connected. A fixed
+        # 3 s here failed a loaded machine (3.1 s) that answered the other four in 0.4 s at most.
+        assert max(t for t, _ in took[1:]) < REQUEST_S, took
         refused = socket.create_connection(("127.0.0.1", port), source_address=(ATTACKER, 0), timeout=5)
         try:  # one more from the same address: told why, at once
             reply = refused.recv(4096)
