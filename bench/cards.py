@@ -179,6 +179,12 @@ def main() -> int:
         table = Table()
         table.add("typer program (baseline)", median(bottoms), "s", None)
         table.add("hand verify / typer program", median_ratio(tops, bottoms), "x", 1.2)
+        # an organizer's whole event: 1,000 declared hands, one verdict a line, the whole program
+        batch = Path(tmp) / "hands.jsonl"
+        sample = ["FF 2033B 3333C 3333D", "FF 2033C 3333B 3333D", "FF 2033D 33J3B 3333C"]  # all Mah Jongg: exit 0
+        batch.write_text("".join('{"hand": "%s"}\n' % sample[i % 3] for i in range(1000)), encoding="utf-8")
+        batch_cmd = [sys.executable, "-m", "referee", "hand", "verify", "--batch", str(batch), "--card", "practice"]
+        table.add("hand verify --batch, 1,000 hands", median([run_once(batch_cmd, env) for _ in range(max(3, runs // 3))]), "s", 2.0)
         hostile_cards(Path(tmp), env)
     return 0
 

@@ -52,7 +52,7 @@ def test_at_the_prompt_a_claim_the_tiles_contradict_is_asked_again(cli) -> None:
     r = cli(*CHALLENGE, *ALIVE, input=typed)
     assert r.exit_code == 0, r.output
     text = flat(r.output)
-    assert "challenge_outcome=challenger contradicts the tiles, which say her hand was not dead" in text
+    assert "The answer 'challenger' contradicts the tiles, which say her hand was not dead" in text
     assert "DCC-3" in text and "East pays South 50" in text
 
 

@@ -265,7 +265,7 @@ print(json.dumps(sorted(m for m in sys.modules if m.startswith("referee.cards"))
 
 def test_hand_dead_reads_out_the_sentence(cli) -> None:
     r = cli("hand", "dead", "-x", "22J2B", "-x", "44JJC", "--discards", "6D 6D 6D", "--card", "practice")
-    assert r.exit_code == 0, r.output
+    assert r.exit_code == 1, r.output  # "Dead" is a finding
     assert r.output.startswith("Dead") and "E2" in r.output and "only 1 is unseen" in r.output
     r = cli("hand", "dead", "-x", "22J2B", "-x", "44JJC", "--discards", "6D 6D", "--card", "practice", "--json")
     doc = json.loads(r.output)

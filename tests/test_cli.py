@@ -244,9 +244,12 @@ def test_bad_choice_lists_the_choices() -> None:
 
 
 def test_choice_by_number_and_label() -> None:
-    by_number = house("rule", "false-call", "-a", "others_acted=1", "--no-input", "--json").json()
+    # others_acted counts players: the count typed is the answer (0 is nothing), never a place in the list
+    by_number = house("rule", "false-call", "-a", "others_acted=0", "--no-input", "--json").json()
     by_label = house("rule", "false-call", "-a", "others_acted=Nothing, every hand is intact", "--no-input", "--json").json()
     assert by_number["ruling"]["id"] == by_label["ruling"]["id"] == "HF-1"
+    two = house("rule", "false-call", "-a", "others_acted=2", "-s", "declarer=East", "--no-input", "--json").json()
+    assert two["facts"]["others_acted"] == "two"
 
 
 def test_malformed_answer_flag() -> None:
@@ -307,14 +310,14 @@ def test_typed_answers_keep_json_valid_and_prompts_off_stdout() -> None:
     assert doc["ruling"]["id"] == "HW-2"
     assert [(p["from"]["seat"], p["to"]["seat"], p["amount"]) for p in doc["payments"]] == [("West", "North", 120)]
     assert "Which seat picked from the wrong end?" in r.stderr
-    assert "3  West (Ruth)" in r.stderr  # seats offered with the names given by -p
+    assert "3 West (Ruth)" in r.stderr  # seats offered with the names given by -p
 
 
 def test_interactive_refuses_a_bad_value_and_asks_again() -> None:
-    r = house("rule", "false-call", input="seven\n1\n\n")
+    r = house("rule", "false-call", input="seven\n0\n\n")
     assert r.code == 0, r.output
     said = " ".join(r.stderr.split())
-    assert "What did the other players do before the hand was checked? 'seven' is not one of the choices" in said
+    assert "'seven' is not an answer here: the count, 0-2; ? explains." in said
     assert "others_acted" not in said  # the question's words, not the fact's id
     assert "HF-1" in r.stdout
 
@@ -418,20 +421,20 @@ def test_show_text() -> None:
     out = r.stdout
     assert "picked-wrong-end: Picked from the wrong end of the wall" in out
     # in words: the questions as asked, the rulings in full with their seats open, no fact ids
-    assert "? Was the picker's discard claimed for Mah Jongg?" in out and "discard_claimed" not in out
+    assert "? Was the picker's discard claimed for Mah Jongg?" in out and "discard_claimed=" in out  # as -a takes it
     assert "HW-2 · the game ends · The game ends. The picker pays the winner" in " ".join(out.split())
     assert "{" not in out
     assert "go on in 'Mah Jongg declared in error' (false-call)" in out
     # node ids, which an overlay's patch names: the house template sends authors here for them
-    assert "[claimed]" in out and "[dead]" in out
+    assert "[node claimed]" in " ".join(out.split()) and "[node dead]" in out
 
 
 def test_show_prints_a_shared_question_once_and_points_back_to_it() -> None:
     r = run("show", "valid-mahjong")
     assert r.code == 0
     flat = " ".join(r.stdout.split())
-    assert flat.count("? How did the winner get her last tile? [how]") == 1
-    assert "? How did the winner get her last tile? (as above) [how]" in flat
+    assert flat.count("? How did the winner get her last tile? win_how= [node how]") == 1
+    assert "? How did the winner get her last tile? (as above) win_how= [node how]" in flat
 
 
 def test_show_dot() -> None:
@@ -458,7 +461,7 @@ def test_show_cuts_no_ruling_short() -> None:
     import re
 
     words = re.sub(r"\{(\w+)\}", lambda m: "the " + m.group(1), full)  # seats open: 'the picker'
-    assert line.lower().rstrip().endswith(words.lower() + "  [picker_pays]")  # all of it, to the last word
+    assert line.lower().rstrip().endswith(words.lower() + "  [node picker_pays]")  # all of it, to the last word
 
 
 def test_show_every_shipped_situation() -> None:

@@ -36,7 +36,7 @@ def _answer_all(child, answers: dict[str, str]) -> list[str]:  # type: ignore[no
         asked.append(question)
         phrase = next((p for p in phrases if p in question), None)
         assert phrase is not None, f"asked something unexpected: {question!r} after {asked[:-1]}"
-        child.expect(r"\? answer")
+        child.expect(r"\n\? [^\r\n]*: ")
         child.sendline(answers[phrase])
 
 

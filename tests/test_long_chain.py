@@ -58,7 +58,7 @@ def test_show_prints_every_question(chain: Path) -> None:
     result = CliRunner().invoke(app, ["show", "long", "--ruleset", str(chain)])
     assert result.exit_code == 0, result.output
     words = " ".join(result.stdout.split())  # deep lines wrap at the terminal's width
-    assert f"? Question {N - 1}? [n{N - 1}]" in words
+    assert f"? Question {N - 1}? q{N - 1}= [node n{N - 1}]" in words
     assert "L-END · play continues ·" in words
     # a graph is only drawn from a tree the lint passes, and this one asks too many questions
     dot = CliRunner().invoke(app, ["show", "long", "--ruleset", str(chain), "--format", "dot"])

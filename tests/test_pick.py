@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from referee.cli import app
 
 HOUSE = str(Path(__file__).resolve().parent / "rulesets" / "house")
-FALSE_CALL_NOTHING = "1\n\n"  # house false-call: 'nothing' exposed, declarer left open -> HF-1
+FALSE_CALL_NOTHING = "0\n\n"  # house false-call: nothing (a count: 0) exposed, declarer left open -> HF-1
 
 
 def pick(input: str, *args: str):  # type: ignore[no-untyped-def]

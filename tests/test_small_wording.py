@@ -31,7 +31,7 @@ def test_show_exposure_after_wall_pick_labels_the_no_penalty_leaf_as_what_happen
     r = referee("show", "exposure-after-wall-pick")
     assert r.code == 0
     leaf = r.stdout[r.stdout.index("EAP-1"):]
-    assert "[dead]" not in leaf and "[exposed_off_wall]" in leaf, leaf
+    assert "[node dead]" not in leaf and "[node exposed_off_wall]" in leaf, leaf
 
 
 def test_the_exchanger_is_asked_for_in_the_past_once_the_swap_was_made() -> None:

@@ -251,5 +251,7 @@ def test_show_prints_questions_and_rulings_in_words(rid: str) -> None:
         flat = " ".join(text.split())
         for fact in {q for n in sit.nodes.values() for q in [getattr(n, "ask", None)] if q}:
             asked = rs.fact(fact, sid)
-            assert f"? {fact}" not in flat and f"? {' '.join(asked.ask.split())}" in flat, (sid, fact)  # its words
+            # its words, then the fact as -a names it ("tile_racked="), never the id for the question
+            assert f"? {fact}" not in flat.replace(f" {fact}=", "") and f"? {' '.join(asked.ask.split())}" in flat, (sid, fact)
+            assert f"{' '.join(asked.ask.split())} {fact}=" in flat or f"(as above) {fact}=" in flat, (sid, fact)
         assert "\u2026" not in text  # nothing cut

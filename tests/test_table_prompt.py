@@ -37,18 +37,18 @@ def test_seats_by_name_errors_in_words_and_more_after_the_verdict(columns: int) 
     child = spawn(columns, "rule", "mahjong-in-error", "-a", "others_acted=two", "-a", "intact_dead_before=no", "-p", "West=Cy", "-p", "North=Ruth Anne")
     try:
         child.expect("exposed or threw in")
-        child.expect(r"answer \(")
+        child.expect(r"\? [^\r\n]*: ")
         child.sendline("cy, east")  # a name as the list shows it, beside a seat
         child.expect("declared Mah Jongg")
-        child.expect(r"answer \(")
+        child.expect(r"\? [^\r\n]*: ")
         child.sendline("RUTH ANNE")
         child.expect("value")
-        child.expect(r"answer \(")
+        child.expect(r"\? [^\r\n]*: ")
         child.sendline("40c")
-        child.expect(r"answer \(")
+        child.expect(r"\? [^\r\n]*: ")
         said = flat(child.before)
         assert "declared_value" not in said  # the fact's id means nothing at the table
-        assert "What value did the declarer claim" in said and "'40c' is not a whole number" in said
+        assert "'40c' is not a whole number" in said
         child.sendline("40")
         child.expect("Enter to finish")
         verdict = flat(child.before)
@@ -74,13 +74,13 @@ def test_back_at_the_first_question_shows_the_matches_again(columns: int) -> Non
         child.expect("Which one")
         matches = re.findall(r"\((\w[\w-]+)\)", child.before)
         child.sendline("2")
-        child.expect(r"answer \(")
+        child.expect(r"\? [^\r\n]*: ")
         child.sendline("back")
         child.expect("Which one")
         again = re.findall(r"\((\w[\w-]+)\)", child.before)
         assert "What happened" not in child.before
         child.sendline("1")  # and a choice from it works as before
-        child.expect(r"answer \(")
+        child.expect(r"\? [^\r\n]*: ")
         child.sendline("q")
         status, _ = finish(child)
     finally:
@@ -94,7 +94,7 @@ def test_back_at_the_first_question_shows_the_matches_again(columns: int) -> Non
 def test_back_after_an_exact_title_asks_what_happened(columns: int) -> None:
     child = spawn(columns, "rule", "wrong", "wall")  # a title typed exactly: no list was shown
     try:
-        child.expect(r"answer \(")
+        child.expect(r"\? [^\r\n]*: ")
         child.sendline("back")
         child.expect("What happened")
         child.sendline("q")

@@ -329,3 +329,21 @@ def test_the_join_page_shows_the_address_and_qr_and_the_pin_only_to_the_head_jud
     head = client(db, urls=("http://192.0.2.7:8000/",))
     sign_in(head, "Head", HEAD_PIN)
     assert PIN in head.get("/join").text and HEAD_PIN not in head.get("/join").text
+
+
+def test_done_with_no_seat_ticked_asks_rather_than_leaving_it_open(db: Path) -> None:
+    c = client(db)
+    base = "/s/obvious-hand-discard?intact_dead_before=yes&mahjong_valid=no&others_acted=two"
+    url, page = base, c.get(base).text
+    for _ in range(6):  # leave earlier open questions open until the exposers' checkboxes
+        if 'type="checkbox" name="exposers"' in page:
+            break
+        m = re.search(r'name="([^"]+)" value="">Leave open', page)
+        assert m, page[:1500]
+        url += f"&{m.group(1)}="
+        page = c.get(url).text
+    none_ticked = re.search(r'<input type="hidden" name="exposers" value="([^"]*)">', page).group(1)
+    done = c.get(url + f"&exposers={none_ticked}")  # Done, nothing ticked
+    assert done.status_code == 400 and "Tick the seats, or leave open." in done.text
+    left = c.get(url + "&exposers=")  # Leave open, on purpose
+    assert left.status_code == 200 and "Tick the seats" not in left.text

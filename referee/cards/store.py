@@ -26,15 +26,26 @@ _SHAPING = ("tiles.py", "groups.py", "limits.py", "notation.py", "expand.py", "p
 _stamp: str | None = None
 
 
-def shipped() -> dict[str, Path]:
-    """Card id -> file, for the cards that come with referee (the invented practice card)."""
+def _folder() -> Path | None:
     package = Path(__file__).resolve().parent.parent
     folder = package / "_cards"  # inside the wheel; beside the package in a checkout
     if not folder.is_dir():
         folder = package.parent / "cards"
-    if not folder.is_dir():
+    return folder if folder.is_dir() else None
+
+
+def shipped() -> dict[str, Path]:
+    """Card id -> file, for the cards that come with referee (the invented practice card)."""
+    folder = _folder()
+    if folder is None:
         return {}
     return {p.stem: p for p in sorted(folder.glob("*.yaml")) if p.stem != "template"}  # a form to copy, not a card
+
+
+def template_path() -> Path | None:
+    """The card template that ships with referee (`referee card template` prints it)."""
+    folder = _folder()
+    return folder / "template.yaml" if folder is not None and (folder / "template.yaml").is_file() else None
 
 
 def locate(name: str) -> Path:

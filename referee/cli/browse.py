@@ -88,20 +88,36 @@ def list_(
             wrapped(out, s.title, first="      ", style="dim")
 
 
-@app.command(epilog=examples("referee show wrong-end", "referee show mahjong-in-error \\\n  --format mermaid"))
+@app.command(short_help="One situation's decision tree, with the facts -a takes.",
+             epilog=examples("referee show wrong-end", "referee show mahjong-in-error --facts", "referee show wrong-end --json",
+                             "referee show mahjong-in-error \\\n  --format mermaid"))
 @guarded
 def show(
     words: list[str] = typer.Argument(..., metavar="SITUATION", help="Situation id, or words as for 'rule' (quotes not needed)."),
     ruleset: Optional[str] = RULESET_OPT,
     fmt: str = typer.Option("text", "--format", "-f", metavar="FORMAT", help="text, mermaid or dot."),
+    facts: bool = typer.Option(False, "--facts", help="List every fact: its question, the values -a takes, when it is asked."),
+    as_json: bool = typer.Option(False, "--json", help="The facts as JSON (what a script needs to answer them)."),
 ) -> None:
-    """One situation's decision tree."""
-    from ..ruling.render import tree_graph, tree_lines
+    """One situation's decision tree: each question with the fact -a answers it by
+    ("tile_racked="), its answers as -a takes them in the order the prompt numbers them, and
+    each ruling. --facts lists the facts alone; --json gives them to a script."""
+    from ..ruling.render import fact_table, tree_graph, tree_lines
     from .defaults import load_for
 
     rs = load_for(ruleset)
     situation = _situation_for(rs, " ".join(words))
-    if fmt == "text":
+    if as_json:
+        print_json({"situation": situation, "ruleset": rs.id, "facts": fact_table(rs, situation)})
+    elif facts:
+        for f in fact_table(rs, situation):
+            wrapped(out, styled((f["fact"], "bold"), f"  {f['question']}"), rest="    ")
+            takes = ", ".join(f["values"]) if f["values"] else f["type"]
+            if f["type"] == "seats":
+                takes = "several of " + takes + ", comma-separated"
+            wrapped(out, f"takes: {takes}", first="    ", rest="      ")
+            wrapped(out, styled(("asked at: " + ", ".join(f["asked"]), "dim")), first="    ", rest="      ")
+    elif fmt == "text":
         for line in tree_lines(rs, situation):
             indent = len(line) - len(line.lstrip(" "))
             wrapped(out, line.lstrip(" "), first=" " * indent, rest=" " * (indent + 4))

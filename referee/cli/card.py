@@ -14,7 +14,7 @@ from .show import clean, styled, wrapped
 
 card_app = App(no_args_is_help=True, help="A year's card as a YAML file: lint it, print it.",
                epilog="Only the invented practice card ships (id 'practice'); type your own with "
-                      "'referee card new FILE', or from cards/template.yaml.")
+                      "'referee card new FILE', or start from 'referee card template > my-card.yaml'.")
 hand_app = App(no_args_is_help=True, help="Check a declared Mah Jongg against the card, or whether a player is dead.",
                epilog="Tiles: digits then a suit (2033B, 55C, 666D), 0 soap, R G dragons, N E W S, F flower, J joker.")
 app.add_typer(card_app, name="card", short_help="A year's card: check a card file, show a card.")
@@ -210,29 +210,82 @@ def print_verdict(verdict: Any, card: Any) -> None:
 
 
 @hand_app.command("verify", epilog=examples(
-    'referee hand verify \\\n  "FF 2033B 3333C 3333D" \\\n  --exposed 3333C --card practice',
-    'referee hand verify \\\n  "FF 2033B 33J3C 3333D" \\\n  -x 33J3C -c my-card.yaml --json'))
+    'referee hand verify \\\n  FF 2033B 3333C 3333D \\\n  --exposed 3333C --card practice',
+    'referee hand verify \\\n  "FF 2033B 33J3C 3333D" \\\n  -x 33J3C -c my-card.yaml --json',
+    'referee hand verify \\\n  --batch hands.jsonl \\\n  -c my-card.yaml'))
 @guarded
 def verify_(
-    hand: str = typer.Argument(..., metavar="HAND", help="All 14 tiles, exposures included, e.g. \"FF 2033B 3333C 3333D\"."),
+    hand_words: Optional[list[str]] = typer.Argument(None, metavar="HAND", help="All 14 tiles, exposures included, e.g. FF 2033B 3333C 3333D (quotes not needed)."),
     exposed: list[str] = EXPOSED_OPT,
     card: Optional[str] = CARD_OPT,
     ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r", metavar="RULESET", help="Take the card from this ruleset's card:."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON document."),
+    batch: Optional[str] = typer.Option(None, "--batch", metavar="FILE", help="JSON lines of hands ({\"hand\": ..., \"exposed\": [...]}), - for standard input; one verdict a line."),
 ) -> None:
     """Which card lines a declared hand makes (value, exposed or concealed, where each joker
-    stands); a hand that makes none gets the nearest lines and why each fails."""
+    stands); a hand that makes none gets the nearest lines and why each fails, and exit 1 (a
+    finding). --batch FILE (or -) reads one JSON object a line, {"hand": "...", "exposed": [...]},
+    and writes one verdict a line: an event's winning hands checked at once."""
     from ..cards.verify import read_hand, verify
 
-    the_hand = read_hand(hand, exposed)  # a typing slip is refused before the card is read
+    if batch is not None:
+        if hand_words or exposed:
+            raise UsageError("--batch reads the hands from the file; give no HAND or --exposed with it")
+        _verify_batch(batch, choose_card(card, ruleset))
+        return
+    if not hand_words:
+        raise UsageError("give the hand (e.g. referee hand verify FF 2033B 3333C 3333D), or --batch FILE")
+    the_hand = read_hand(" ".join(hand_words), exposed)  # a typing slip is refused before the card is read
     idx = choose_card(card, ruleset)
     verdict = verify(idx, the_hand)
     if as_json:
         from ..cards.report import hand_json
 
         print_json({"referee_version": __version__, "card": idx.card.id, **hand_json(verdict)})
-        return
-    print_verdict(verdict, idx.card)
+    else:
+        print_verdict(verdict, idx.card)
+    if verdict.best is None:  # "Not Mah Jongg" is a finding, as the README's exit codes say
+        raise typer.Exit(EXIT_FINDING)
+
+
+def _verify_batch(source: str, idx: Any) -> None:
+    """One verdict a line for each hand a line; a bad line gets its error in its own line
+    (with its line number), and the run goes on: one typo must not hide a whole event's hands."""
+    import json
+    import sys
+
+    from ..cards.report import hand_json
+    from ..cards.verify import read_hand, verify
+
+    stream = sys.stdin if source == "-" else open(source, encoding="utf-8")  # noqa: SIM115 (closed below)
+    found = False
+    try:
+        for number, line in enumerate(stream, 1):
+            if not line.strip():
+                continue
+            try:
+                item = json.loads(line)
+                if not isinstance(item, dict) or not isinstance(item.get("hand"), str):
+                    raise UsageError('each line is a JSON object with "hand": "TILES" (and "exposed": [...])')
+                exposed = item.get("exposed") or []
+                if not isinstance(exposed, list) or not all(isinstance(x, str) for x in exposed):
+                    raise UsageError('"exposed" is a list of groups, e.g. ["3333C"]')
+                verdict = verify(idx, read_hand(item["hand"], exposed))
+                doc = {"line": number, **({"id": item["id"]} if "id" in item else {}), **hand_json(verdict)}
+                found = found or verdict.best is None
+            except json.JSONDecodeError as exc:
+                found = True
+                doc = {"line": number, "error": f"not a JSON object: {exc.msg}"}
+            except UsageError as exc:
+                found = True
+                doc = {"line": number, "error": exc.message}
+            sys.stdout.write(json.dumps(doc, separators=(",", ":")) + "\n")  # ASCII: no terminal control survives
+    finally:
+        if stream is not sys.stdin:
+            stream.close()
+    sys.stdout.flush()
+    if found:
+        raise typer.Exit(EXIT_FINDING)
 
 
 def print_dead(verdict: Any, card: Any, limit: int = 5) -> None:
@@ -297,9 +350,26 @@ def dead_(
         from ..cards.report import dead_json
 
         print_json({"referee_version": __version__, "card": idx.card.id, **dead_json(verdict)})
-        return
-    print_dead(verdict, idx.card, len(verdict.open) if show_all else 5)
+    else:
+        print_dead(verdict, idx.card, len(verdict.open) if show_all else 5)
+    if verdict.dead:  # "Dead" is a finding, as the README's exit codes say
+        raise typer.Exit(EXIT_FINDING)
 
+
+
+@card_app.command("template", epilog=examples("referee card template \\\n  > my-card-2026.yaml"))
+@guarded
+def template() -> None:
+    """Print the card template: a commented form that explains the notation, to copy and fill in.
+    It ships with referee, so a wheel install has it too (no cards/ folder needed)."""
+    from ..cards.store import template_path
+
+    path = template_path()
+    if path is None:
+        raise UsageError("the card template is missing from this install; reinstall referee")
+    import sys
+
+    sys.stdout.write(path.read_text(encoding="utf-8"))
 
 
 @card_app.command("new", epilog=examples("referee card new my-card-2026.yaml"))

@@ -16,6 +16,8 @@ from .show import is_terminal, styled, wrap, wrapped
 
 
 QUIT = ("q", "quit", "exit")
+STORY: list[str | None] = [None]  # the words the situation was found by: they may answer its questions
+SHOWN = 3  # matches listed for a story: the right one is in the first three ('list' shows all)
 
 
 def _pick_situation(rs: Any, words: str | None, no_input: bool, shown_for: list[str] | None = None) -> str:
@@ -31,6 +33,7 @@ def _pick_situation(rs: Any, words: str | None, no_input: bool, shown_for: list[
 
     sits = list(rs.situations.values())
     if words and not again:
+        STORY[0] = words
         hit = exact(sits, words)
         if hit:
             return hit.id
@@ -45,7 +48,7 @@ def _pick_situation(rs: Any, words: str | None, no_input: bool, shown_for: list[
     # At the prompt: 'list' shows every situation, 'back' asks what happened again, 'q' quits.
     while True:
         if not words:
-            words = _ask_line("What happened? (a few words, e.g. 'wrong wall', 'false mahj'; list; q to quit)").strip()
+            words = _ask_line("What happened? (e.g. 'wrong wall'; list; q)").strip()
             if not words or words.lower() == "back":
                 words = None
                 continue
@@ -53,34 +56,34 @@ def _pick_situation(rs: Any, words: str | None, no_input: bool, shown_for: list[
             _quit()
         if words in rs.situations:
             return words
+        STORY[0] = None if words.lower() == "list" else words  # what the story says answers questions
         close = False
         if words.lower() == "list":
             shown = _list_all(sits)
         else:
-            hits = search(sits, words, limit=5)
+            hits = search(sits, words, limit=SHOWN)
             if not hits:
                 ask.print(f"[yellow]Nothing matches '{safe(words)}'.[/] Try other words, or 'list' to see all.")
                 words = None
                 continue
             shown = [h.situation for h in hits]
-            ask.print()
             for i, sit in enumerate(shown, 1):
-                wrapped(ask, styled(sit.title, ("  (" + sit.id + ")", "dim")), first=f"  {i}  ")
+                _match_line(f"  {i}  ", sit)
             close = near_tie(hits)
             if asks_amount(words):
-                wrapped(ask, styled(("amounts alone: 'referee pay' works them out", "dim")), first="  ")
+                wrapped(ask, styled(("amounts alone: try 'referee pay'", "dim")), first="  ")
         listed = words.lower() == "list"
         # Enter takes 1 only when 1 is the clear match: a close second is the judge's to choose
-        enter = "" if listed or close else "Enter for 1, "
+        enter = "" if listed or close else "Enter for 1; "
         which = "Which one? 1 and 2 fit about equally" if close and not listed else "Which one?"
-        choice = _ask_line(f"{which} (number, {enter}or new words; back, list, q)").strip()
+        choice = _ask_line(f"{which} ({enter}or new words, back, list, q)").strip()
         while choice.isdigit() and not is_index(choice, len(shown)) or choice == "" and (close and not listed):
             if choice == "":  # a slip of the finger must not rule a situation the judge did not mean
                 ask.print("[yellow]Type 1 or 2[/] (they fit about equally), another number, or new words.")
             else:  # a slip of the finger, not a story
                 span = "1" if len(shown) == 1 else f"a number from 1 to {len(shown)}"
                 ask.print(f"[yellow]Nothing is numbered {safe(choice)};[/] choose {span}, or type new words.")
-            choice = _ask_line(f"Which one? (number, {enter}or new words; back, list, q)").strip()
+            choice = _ask_line(f"Which one? ({enter}or new words, back, list, q)").strip()
         if shown_for is not None and (choice == "" and not listed or is_index(choice, len(shown))):
             shown_for.append(words)
         if choice == "" and not listed:
@@ -100,8 +103,19 @@ def _list_all(sits: list[Any]) -> list[Any]:
         if sit.phase != phase:
             phase = sit.phase
             ask.print(f"[bold]{safe(phase)}[/]")
-        wrapped(ask, styled(sit.title, ("  (" + sit.id + ")", "dim")), first=f"  {i:>2}  ")
+        _match_line(f"  {i:>2}  ", sit)
     return ordered
+
+
+def _match_line(first: str, sit: Any) -> None:
+    """A situation offered by number: its id beside the title, for 'referee rule ID' later, only
+    where it fits on the title's last line (at 40 columns an id of its own line costs a story's
+    worth of lines, and the number is what the judge types)."""
+    title = wrap(ask, sit.title, first=first, rest=" " * len(first))
+    with_id = styled(sit.title, ("  (" + sit.id + ")", "dim"))
+    if len(wrap(ask, with_id, first=first, rest=" " * len(first))) > len(title):
+        with_id = styled(sit.title)
+    wrapped(ask, with_id, first=first, rest=" " * len(first))
 
 
 def _quit() -> None:
@@ -135,33 +149,82 @@ def _seat_label(seat: str, players: dict[str, str]) -> str:
     return f"{seat} ({players[seat]})" if players.get(seat) else seat
 
 
-def _prompt(q: Any, number: int, situation_help: str, players: dict[str, str]) -> Any:
-    from ..ruling.answers import is_index, normalize, seat_by_name
+HINTED = [False]  # the hint on '?', 'back' and 'q' is said once per ruling, not at every question
+TILES_SAID = [False]  # ... and so is the line offering to answer from the card's tiles
+
+
+def _options(d: Any) -> list[str]:
+    """The values the prompt numbers, in the order it numbers them (and `show` lists them)."""
     from ..rules.model import SEATS
 
-    d = q.definition
-    ask.print()
-    optional = ("  (Enter to leave open)", "dim") if q.optional else ""
-    if d.default is not None:
-        optional = (f"  (Enter for {d.default}, the event sheet's number)", "dim")
-    wrapped(ask, styled((d.ask, "bold"), optional), first=f"{number}. ", style="bold")
-    options: list[tuple[str, str]] = []
     if d.type == "choice":
-        options = list((d.choices or {}).items())
-    elif d.type == "seat":
-        options = [(s, "") for s in SEATS]
-    elif d.type == "yesno":
-        options = [("yes", ""), ("no", "")]
-    for i, (value, label) in enumerate(options, 1):
-        shown = _seat_label(value, players) if d.type == "seat" else value
-        wrapped(ask, styled((shown, "bold" if label else ""), ("  " + label if label else "", "dim")), first=f"   {i}  ")
+        return list(d.choices or {})
+    if d.type in ("seat", "seats"):
+        return list(SEATS)
+    if d.type == "yesno":
+        return ["yes", "no"]
+    return []
+
+
+def accepts(d: Any) -> str:
+    """What a question takes, in a few words: said when an answer is refused or missing."""
+    from ..ruling.answers import COUNTS, is_count
+
+    if d.type == "number":
+        return "a number"
     if d.type == "seats":
-        wrapped(ask, styled(("Seats: " + ", ".join(_seat_label(s, players) for s in SEATS), "dim")), first="   ")
-    hint = {"seats": "seats, comma-separated", "number": "a number"}.get(d.type, "number or value")
-    if d.card:
-        wrapped(ask, styled(("or type tiles to answer from the card", "dim")), first="   ")
+        return "the seats, e.g. 2,3 or s w"
+    if d.type == "seat":
+        return "1-4, E/S/W/N or a name"
+    if d.type == "yesno":
+        return "1-2, yes or no"
+    if is_count(d):  # the count itself: `2` is two players, never the second line
+        counted = sorted(COUNTS[v] for v in d.choices if v in COUNTS)
+        others = [v for v in d.choices if v not in COUNTS]
+        return f"the count, {counted[0]}-{counted[-1]}" + (f", or {'/'.join(others)}" if others else "")
+    return f"1-{len(d.choices)} or the value"
+
+
+def _asking(d: Any, players: dict[str, str]) -> str:
+    """The prompt itself: short values (seats, yes/no) are offered on it, so a question takes two
+    lines, not six; longer choices are listed above it and it says what it takes."""
+    if d.type in ("seat", "seats", "yesno"):
+        shown = [_seat_label(v, players) if d.type != "yesno" else v for v in _options(d)]
+        offered = "  ".join(f"{i} {v}" for i, v in enumerate(shown, 1))
+        return offered + (" (several: 2,3 or s w)" if d.type == "seats" else "")
+    return accepts(d)
+
+
+def _prompt(q: Any, number: int, situation_help: str, players: dict[str, str], show: bool = True) -> Any:
+    """The judge's answer to one question; `show=False` asks again without reprinting it."""
+    from ..ruling.answers import is_count, is_index, normalize
+
+    d = q.definition
+    options = _options(d)
+    count = is_count(d)
+    if show:
+        optional = ("  (Enter to leave open)", "dim") if q.optional else ""
+        if d.default is not None:
+            optional = (f"  (Enter for {d.default}, the event sheet's number)", "dim")
+        wrapped(ask, styled((d.ask, "bold"), optional), first=f"{number}. ", style="bold")
+        if d.type == "choice":
+            for i, (value, label) in enumerate((d.choices or {}).items(), 1):
+                # counts are shown without numbers: the count typed is the answer
+                wrapped(ask, styled((value, "bold"), ("  " + label, "dim")), first="   " if count else f"   {i}  ",
+                        rest="     " if count else "      ")
+        if d.card and not TILES_SAID[0]:  # said in full once; later card questions offer it on the prompt
+            wrapped(ask, styled(("or type tiles to answer from the card", "dim")), first="   ")
+    takes = accepts(d)
+    asking = _asking(d, players)
+    if d.card and TILES_SAID[0]:
+        asking += ", or tiles"
+    TILES_SAID[0] = TILES_SAID[0] or bool(d.card)
     while True:
-        raw = _ask_line(f"answer ({hint}; ? for help, back to revise, q to quit)").strip()
+        if HINTED[0]:
+            raw = _ask_line(f"{asking}:").strip()
+        else:
+            HINTED[0] = True
+            raw = _ask_line(f"{asking} (? explains, back revises, q quits):").strip()
         if raw == "?":
             wrapped(ask, _help_for(q, situation_help), first="  ")
             continue
@@ -177,27 +240,50 @@ def _prompt(q: Any, number: int, situation_help: str, players: dict[str, str]) -
         if raw == "":
             if d.default is not None:
                 return d.default
+            if q.optional and d.type == "seats" and not HINTED_OPEN.get(q.fact):
+                HINTED_OPEN[q.fact] = True  # "done" with no seat ticked: open on purpose, or a slip?
+                ask.print("[yellow]No seat named:[/] type the seats, or Enter again to leave it open.")
+                continue
             if q.optional:
                 return None
+            wrapped(ask, styled((f"An answer is needed: {takes}; ? explains.", "yellow")))
             continue
         try:
-            if options and is_index(raw, len(options)) and d.type != "choice":
-                raw = options[int(raw) - 1][0]
-            elif d.type in ("seat", "seats"):
-                raw = ", ".join(seat_by_name(part, players) for part in raw.split(","))
+            if d.type in ("seat", "seats"):
+                return normalize(q.fact, d, _seats_of(raw, players, q.fact))
+            if options and not count and is_index(raw, len(options)):
+                raw = options[int(raw) - 1]
             return normalize(q.fact, d, raw)
         except UsageError as exc:
-            wrapped(ask, _in_words(exc.message, q), style="red")
+            wrapped(ask, _refused(raw, exc.message, q, takes), style="red")
+
+
+HINTED_OPEN: dict[str, bool] = {}  # seats questions at which Enter was pressed once already
+
+
+def _seats_of(raw: str, players: dict[str, str], fact: str) -> list[str]:
+    from ..ruling.answers import seats_typed
+
+    return seats_typed(raw, players, what=fact)
+
+
+def _refused(raw: str, message: str, q: Any, takes: str) -> str:
+    """One line: what was wrong and what the question takes, not every choice again."""
+    wrong_word = "not one of the choices" in message or "not a seat" in message or "yes/no" in message
+    if wrong_word and q.definition.type != "seats":
+        return f"'{raw}' is not an answer here: {takes}; ? explains."
+    return _in_words(message, q)
 
 
 def _in_words(message: str, q: Any) -> str:
-    """An answer's error as the judge reads it: the question's words, not the fact's id
-    ('declared_value: ...' was meaningless at the table)."""
+    """An answer's error as the judge reads it, under the question it answers: without the
+    fact's id ('declared_value: ...' was meaningless at the table), in one sentence."""
     prefix = f"{q.fact}: "
-    if not message.startswith(prefix):
-        return message
-    rest = message[len(prefix):]
-    return f"{q.definition.ask} {rest[:1].upper()}{rest[1:]}."
+    rest = message[len(prefix):] if message.startswith(prefix) else message
+    if rest.startswith(f"{q.fact}="):  # 'fact=value contradicts ...': the answer as it was typed
+        value, _, tail = rest[len(q.fact) + 1:].partition(" ")
+        rest = f"the answer '{value}' {tail}"
+    return f"{rest[:1].upper()}{rest[1:]}" + ("" if rest.endswith(".") else ".")
 
 
 def _help_for(q: Any, situation_help: str) -> str:
@@ -218,23 +304,48 @@ def _resolve(rs: Any, sid: str, facts: dict[str, Any], players: dict[str, str], 
 
     if no_input:
         return run(rs, sid, facts, players)  # the same replay the scenarios use
+    from ..ruling.told import answer as from_story, shown
+
     asked: list[str] = []
+    told: dict[str, Any] = {}  # answered from the story, and said so; 'back' takes one back
+    declined: set[str] = set()  # ... and then it is asked, never read from the story again
+    refused_at: str | None = None  # a refused answer asks again in one line, not the whole question
+    HINTED[0] = TILES_SAID[0] = False
+    HINTED_OPEN.clear()
     while True:
         step = advance(rs, sid, facts, players)  # a clash here comes from answers given up front
         if isinstance(step, Outcome):
+            step.told = {name: value for name, value in told.items() if name in step.used}
             return step
         known = known_from_tiles(step)  # tiles entered at an earlier question settle this one too
         if known is not None and step.fact not in facts:
             facts[step.fact] = known
             continue
-        answer = _prompt(step, len(asked) + 1, rs.situations[step.situation].help, players)
+        said = None if step.fact in declined else from_story(STORY[0], step.fact, step.definition)
+        if said is not None:
+            try:
+                check_answer(rs, sid, {**facts, step.fact: said}, step.fact)
+            except UsageError:  # the story's reading clashes with an answer: ask instead
+                said = None
+        if said is not None:
+            facts[step.fact] = told[step.fact] = said
+            asked.append(step.fact)
+            wrapped(ask, styled(("you said: ", "dim"), shown(step.fact, step.definition, said), (".  'back' to change", "dim")),
+                    first="  ")
+            continue
+        number = sum(1 for name in asked if name not in told) + 1
+        answer = _prompt(step, number, rs.situations[step.situation].help, players, show=refused_at != step.fact)
+        refused_at = None
         if answer is BACK:
             if not asked and may_leave:
                 return BACK  # to the situation choice
             if not asked:
                 ask.print("[dim]Nothing to go back to.[/]")
                 continue
-            facts.pop(asked.pop(), None)
+            last = asked.pop()
+            facts.pop(last, None)
+            if told.pop(last, None) is not None:
+                declined.add(last)  # the story was read wrong: ask it
             continue
         try:  # e.g. two roles on one seat: refuse this answer and ask this question again
             check_answer(rs, sid, {**facts, step.fact: answer}, step.fact)
@@ -243,6 +354,7 @@ def _resolve(rs: Any, sid: str, facts: dict[str, Any], players: dict[str, str], 
                 raise UsageError(refused)
         except UsageError as exc:
             wrapped(ask, _in_words(exc.message, step), style="red")
+            refused_at = step.fact
             continue
         facts[step.fact] = answer
         asked.append(step.fact)

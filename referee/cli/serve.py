@@ -91,7 +91,7 @@ def serve(
 
     Rulings are recorded into the same log as 'referee rule', under the same event settings;
     the head judge's page shows the log live, marks repeat offences, withdraws and exports.
-    Needs the web extra: pip install -e ".[web]". Ctrl+C stops it.
+    Needs the web extra: pip install "referee[web]". Ctrl+C stops it.
     """
     from ..rules.loader import load_strict
     from ..store.context import ENV, db_path, event_ruleset, read_event
@@ -103,7 +103,7 @@ def serve(
         from ..web import Settings, create_app
         from ..web.conn import KEEP_ALIVE_S, guarded, open_files
     except ImportError as exc:
-        raise UsageError(f"'referee serve' needs the web extra ({exc.name} is missing): pip install -e \".[web]\"") from None
+        raise UsageError(f"'referee serve' needs the web extra ({exc.name} is missing): pip install \"referee[web]\"") from None
     import socket
 
     from ..web.security import new_pin

@@ -25,6 +25,50 @@ def __getattr__(name: str) -> FactDef:
     return _BUILT[name]
 
 
+# A choice whose values are counts ("what did the others do": nothing, one, two, three) takes the
+# count itself: `2` there is two players, never the second item of a list.
+COUNTS = {"nothing": 0, "none": 0, "zero": 0, "nobody": 0, "no": 0, "one": 1, "two": 2, "three": 3, "four": 4}
+_COUNT_TYPED = {**COUNTS, "0": 0, "1": 1, "2": 2, "3": 3, "4": 4, "both": 2}
+
+
+def is_count(fact: FactDef) -> bool:
+    """Whether a choice question counts something: its values are counts (and perhaps one other)."""
+    values = list(fact.choices or {}) if fact.type == "choice" else []
+    return sum(v in COUNTS and COUNTS[v] > 0 for v in values) >= 2
+
+
+def _by_count(fact: FactDef, key: str) -> str | None:
+    n = _COUNT_TYPED.get(key.lower())
+    return next((v for v in fact.choices or {} if COUNTS.get(v) == n), None) if n is not None else None
+
+
+def seats_typed(raw: Any, players: dict[str, str] | None = None, what: str = "seat") -> list[str]:
+    """The seats in what was typed, by one rule for every seat question: numbers as the prompt
+    shows them (1 East ... 4 North), initials, seats and players' names, separated by commas or
+    spaces ('2,3', 's w', 'South West', 'Ruth, cy')."""
+    names: dict[str, str] = {}
+    for s, name in (players or {}).items():
+        if s in SEATS and name.strip():
+            names[" ".join(name.split()).lower()] = s
+            names[f"{s} ({' '.join(name.split())})".lower()] = s
+    found: list[str] = []
+    for chunk in str(raw).split(","):
+        key = " ".join(chunk.split()).lower()
+        if not key:
+            continue
+        if key in names:  # a name with a space in it, or 'West (Cy)' as the list shows it
+            found.append(names[key])
+            continue
+        for part in chunk.split():
+            if part.lower() in names:
+                found.append(names[part.lower()])
+            elif is_index(part, len(SEATS)):
+                found.append(SEATS[int(part) - 1])
+            else:
+                found.append(seat(part, what))
+    return found
+
+
 def is_index(raw: str, count: int) -> bool:
     """Whether what was typed is a menu number 1..count."""
     return raw.isascii() and raw.isdigit() and len(raw) < 6 and 1 <= int(raw) <= count
@@ -89,7 +133,11 @@ def normalize(name: str, fact: FactDef, raw: Any) -> Any:
         values = list(fact.choices)
         if key.lower() in values:
             return key.lower()
-        if is_index(key, len(values)):
+        if is_count(fact):  # the count typed, never a place in the list
+            counted = _by_count(fact, key)
+            if counted is not None:
+                return counted
+        elif is_index(key, len(values)):
             return values[int(key) - 1]
         for value, label in fact.choices.items():
             if key.lower() == label.lower():
@@ -97,10 +145,14 @@ def normalize(name: str, fact: FactDef, raw: Any) -> Any:
         listing = "; ".join(f"{v} ({label})" for v, label in fact.choices.items())
         raise UsageError(f"{name}: '{raw}' is not one of the choices: {listing}")
     if fact.type == "seat":
-        return seat(raw, name)
+        typed = [seat(item, name) for item in raw] if isinstance(raw, list) else seats_typed(raw, what=name)
+        if not typed:
+            return seat(raw, name)  # nothing typed: refused as no seat
+        if len(typed) != 1:
+            raise UsageError(f"{name}: name one seat, not {len(typed)}")
+        return typed[0]
     if fact.type == "seats":
-        items = raw if isinstance(raw, list) else [p for p in str(raw).replace(" ", ",").split(",") if p]
-        seats = [seat(item, name) for item in items]
+        seats = [seat(item, name) for item in raw] if isinstance(raw, list) else seats_typed(raw, what=name)
         if len(set(seats)) != len(seats):
             raise UsageError(f"{name}: a seat is named twice in '{raw}'")
         if fact.min is not None and len(seats) < fact.min or fact.max is not None and len(seats) > fact.max:

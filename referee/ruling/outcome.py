@@ -61,6 +61,7 @@ class Outcome:
     card: dict[str, Any] | None = None  # the tiles and the card's result, as data (cards.report)
     house: list[str] = field(default_factory=list)  # what the table's money customs changed, said in the verdict
     house_keys: list[str] = field(default_factory=list)  # the scoring keys of those customs that acted
+    told: dict[str, Any] = field(default_factory=dict)  # answers read from the judge's story, not asked
 
     @property
     def game(self) -> str:

@@ -48,10 +48,11 @@ def _ruling_json(o: Outcome) -> dict[str, Any]:
         "situation": {"id": o.start, "title": rs.situations[o.start].title, "ruled_in": o.situation},
         "path": [
             {"fact": s.fact, "question": (rs.fact(s.fact, s.situation).ask if rs.fact(s.fact, s.situation) else ""),
-             "answer": s.answer, "situation": s.situation}
+             "answer": s.answer, "situation": s.situation} | ({"from": "story"} if s.fact in o.told else {})
             for s in o.path
         ],
         "facts": o.facts,
+        **({"from_story": sorted(o.told)} if o.told else {}),  # answered from the story, not asked
         "ruling": {
             "id": o.ruling.id,
             "text": o.text,
@@ -244,12 +245,20 @@ def _who_words(rs: Ruleset, sid: str, role: str) -> str:
 
 
 def _answer_words(fact: Any, value: str) -> str:
-    """A branch's answer as the judge would give it: the choice's own words, not its value."""
+    """A branch's answer as `-a` takes it, with the choice's own words: a script written from
+    `show` passes exactly the value it reads."""
     if value == "else":
         return "any other answer"
     if fact is not None and fact.choices and value in fact.choices:
-        return fact.choices[value]
+        return f"{value} ({fact.choices[value]})"
     return value
+
+
+def _prompt_order(fact: Any, branches: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
+    """A question's branches in the order the prompt offers its answers (choices as defined,
+    yes before no), the catch-all last."""
+    order = list(fact.choices) if fact is not None and fact.choices else ["yes", "no"]
+    return sorted(branches, key=lambda b: order.index(b[0]) if b[0] in order else len(order))
 
 
 def _goto_words(rs: Ruleset, goto: str) -> str:
@@ -259,9 +268,10 @@ def _goto_words(rs: Ruleset, goto: str) -> str:
 
 def tree_lines(rs: Ruleset, sid: str) -> list[str]:
     """A situation's tree as indented text, in words: each question as asked, each answer as
-    chosen, each ruling in full with its seats open ('the declarer'). A node's id closes its
-    line in brackets, for an overlay's `patch:`; a question or ruling two branches share is
-    printed once and pointed back to."""
+    chosen as `-a` takes it, in the prompt's order, each ruling in full with its seats open ('the
+    declarer'). A question names its fact as `-a` does ("tile_racked="); a node's id closes its
+    line in brackets ("[node racked]"), for an overlay's `patch:`. A question or ruling two
+    branches share is printed once and pointed back to."""
     from ..rules import model as m
 
     sit = rs.situation(sid)
@@ -284,30 +294,30 @@ def tree_lines(rs: Ruleset, sid: str) -> list[str]:
             out.append(f"{prefix}?? missing node '{nid}'")
             continue
         if isinstance(n, m.GotoNode):
-            out.append(f"{prefix}{_goto_words(rs, n.goto)}  [{nid}]")
+            out.append(f"{prefix}{_goto_words(rs, n.goto)}  [node {nid}]")
             continue
         if nid in seen:  # printed once in full; here pointed back to
             if isinstance(n, m.RulingNode):
-                out.append(f"{prefix}{n.ruling.id}, as above  [{nid}]")
+                out.append(f"{prefix}{n.ruling.id}, as above  [node {nid}]")
             else:
                 fact = rs.fact(n.ask, sid)
-                out.append(f"{prefix}? {fact.ask if fact else n.ask} (as above)  [{nid}]")
+                out.append(f"{prefix}? {fact.ask if fact else n.ask} (as above)  {n.ask}=  [node {nid}]")
             continue
         seen.add(nid)
         if isinstance(n, m.RulingNode):
             r = n.ruling
             dead = f" · dead: {', '.join(_who_words(rs, sid, d) for d in r.dead)}" if r.dead else ""
             says = " ".join(_in_words(rs, sid, r.says).split())
-            out.append(f"{prefix}{r.id} · {GAME_WORDS.get(r.game, r.game)}{dead} · {says}  [{nid}]")
+            out.append(f"{prefix}{r.id} · {GAME_WORDS.get(r.game, r.game)}{dead} · {says}  [node {nid}]")
             if r.then is not None and r.then.goto == sid and r.then.at:  # the case goes on here: its questions under it
                 todo.append((r.then.at, inner + "  ", "then"))
             elif r.then is not None:
                 out.append(f"{inner}  then: {_goto_words(rs, r.then.goto)}")
             continue
         fact = rs.fact(n.ask, sid)
-        out.append(f"{prefix}? {fact.ask if fact else n.ask}  [{nid}]")
+        out.append(f"{prefix}? {fact.ask if fact else n.ask}  {n.ask}=  [node {nid}]")
         later: list[tuple[str, str, str] | str] = []
-        for value, target in n.branches():
+        for value, target in _prompt_order(fact, list(n.branches())):
             words = _answer_words(fact, value)
             if isinstance(target, m.Goto):
                 later.append(f"{inner}  {words}: {_goto_words(rs, target.goto)}")
@@ -315,6 +325,55 @@ def tree_lines(rs: Ruleset, sid: str) -> list[str]:
                 later.append((target, inner + "  ", words))
         todo.extend(reversed(later))
     return out
+
+
+def fact_table(rs: Ruleset, sid: str) -> list[dict[str, Any]]:
+    """Every fact a script can answer for this situation (and those it goes on into), in the
+    order they are met: its question, the values `-a` takes (in the prompt's order), and when
+    it is asked: at a question of the tree, or at a ruling to name a seat or an amount."""
+    from ..rules import model as m
+    from .answers import example
+    from .engine import details as needs
+
+    found: dict[str, dict[str, Any]] = {}
+
+    def note(name: str, where: str, when: str) -> None:
+        d = rs.fact(name, where)
+        if d is None:
+            return
+        entry = found.get(name)
+        if entry is None:
+            values = (list(d.choices or {}) if d.type == "choice" else ["yes", "no"] if d.type == "yesno"
+                      else ["East", "South", "West", "North"] if d.type in ("seat", "seats") else [])
+            entry = found[name] = {"fact": name, "question": d.ask, "type": d.type, "values": values,
+                                   "example": example(d), "situation": where, "asked": []}
+            if d.type == "choice":
+                entry["labels"] = dict(d.choices or {})
+            if d.type in ("seats", "number"):
+                entry |= {k: v for k, v in (("min", d.min), ("max", d.max), ("multiple_of", d.multiple_of)) if v is not None}
+        if when not in entry["asked"]:
+            entry["asked"].append(when)
+
+    todo, seen = [sid], set()
+    while todo:
+        here = todo.pop(0)
+        sit = rs.situations.get(here)
+        if sit is None or here in seen:
+            continue
+        seen.add(here)
+        for nid, node in sit.nodes.items():
+            if isinstance(node, m.QuestionNode):
+                note(node.ask, here, f"question {here}/{nid}")
+                todo += [t.goto for _, t in node.branches() if isinstance(t, m.Goto)]
+            elif isinstance(node, m.GotoNode):
+                todo.append(node.goto)
+            elif isinstance(node, m.RulingNode):
+                always = {name for name, _ in needs(rs, here, node.ruling)}
+                for name, _ in needs(rs, here, node.ruling, {"jokerless": "yes"}):  # some only then
+                    note(name, here, f"ruling {node.ruling.id}" + ("" if name in always else " (when jokerless=yes)"))
+                if node.ruling.then and isinstance(node.ruling.then, m.Goto):
+                    todo.append(node.ruling.then.goto)
+    return list(found.values())
 
 
 def dot_text(text: str) -> str:

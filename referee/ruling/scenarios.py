@@ -47,9 +47,13 @@ def fact_for(rs: Ruleset, sid: str, name: str, what: str = "fact") -> m.FactDef:
     `what` is "role" where a seat was given (--seat, a file's `seats:`), so the error says role."""
     definition = rs.fact(name, sid)
     if definition is None:
-        for other in rs.situations:  # a fact of a situation reached by goto
+        # a fact of a situation this one goes on into; one of an unrelated situation is unknown
+        # here, not "a wrong value" by that other situation's rules
+        reachable = situation_fact_names(rs, sid) if name not in rs.situations[sid].facts else set()
+        for other in rs.situations:
             definition = rs.fact(name, other)
-            if definition is not None and (name in rs.situations[other].facts or name in rs.situations[other].roles):
+            if (name in reachable and definition is not None
+                    and (name in rs.situations[other].facts or name in rs.situations[other].roles)):
                 return definition
         if what == "role":
             raise UsageError(_unknown_role(rs, sid, name))

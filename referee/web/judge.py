@@ -85,13 +85,15 @@ def situation(request: Request) -> Response:
 
 def _question_ctx(rs: Any, wk: Walk) -> dict[str, Any]:
     from ..rules.model import SEATS
+    from .walk import NONE_TICKED
 
     sit = rs.situations[wk.sid]
     q = wk.question
     assert q is not None
     asked_in = rs.situations[q.situation]
     back = wk.answered[-1].revise if wk.answered else None
-    return {"sit": sit, "asked_in": asked_in, "wk": wk, "q": q, "d": q.definition, "back": back, "seats": SEATS}
+    return {"sit": sit, "asked_in": asked_in, "wk": wk, "q": q, "d": q.definition, "back": back, "seats": SEATS,
+            "none_ticked": NONE_TICKED}
 
 
 def _ruling_page(request: Request, w: Web, wk: Walk, status: int = 200, errors: dict[str, str] | None = None,

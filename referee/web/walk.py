@@ -98,12 +98,17 @@ def read_players(params: list[tuple[str, str]]) -> dict[str, str]:
     return players_map(raw, "player")
 
 
+NONE_TICKED = "-"  # sent by a seats question's Done with no box ticked: a slip, or open on purpose?
+
+
 def _value(q: Question, values: list[str]) -> Any:
     """One answer from the query: checkboxes come as several values, 'leave open' as an empty one."""
-    given = [v for v in values if v.strip()]
+    given = [v for v in values if v.strip() and v != NONE_TICKED]
     if not given:
         if q.definition.default is not None:  # the event sheet's own number, left as it is
             return q.definition.default
+        if q.definition.type == "seats" and NONE_TICKED in values:  # Done, nothing ticked: never silently open
+            raise UsageError("Tick the seats, or leave open." if q.optional else f"{q.fact}: tick at least one seat")
         if q.optional:
             return None
         if q.definition.type == "seats":
