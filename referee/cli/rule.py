@@ -229,7 +229,8 @@ def _prompt(q: Any, number: int, situation_help: str, players: dict[str, str], s
             wrapped(ask, _help_for(q, situation_help), first="  ")
             continue
         if d.card and raw.lower() == "tiles":
-            answer = ask_tiles(d, _ask_line, lambda text, style: wrapped(ask, text, first="  ", rest="    ", style=style))
+            answer = ask_tiles(d, _ask_line, lambda text, style: wrapped(ask, text, first="  ", rest="    ", style=style),
+                               q.fact)
             if answer is not None:
                 return answer
             continue

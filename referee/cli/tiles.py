@@ -9,7 +9,7 @@ from typing import Any
 
 import typer
 
-from ..errors import UsageError
+from ..errors import LoadError, RefereeError, UsageError
 
 
 RULE_PANEL = "The card (answer with tiles)"
@@ -127,7 +127,16 @@ def offer_tiles(rs: Any, card: str | None, tiles: Any) -> None:
 def known_from_tiles(step: Any) -> Any:
     """The answer the tiles entered at an earlier prompt give this question, or None."""
     tiles, kind = PROMPT.get("tiles"), getattr(step.definition, "card", None)
-    return tiles.value_of(kind) if tiles is not None and kind else None
+    value = tiles.value_of(kind) if tiles is not None and kind else None
+    if value is not None:
+        _answered(tiles, step.fact)
+    return value
+
+
+def _answered(tiles: Any, fact: str) -> None:
+    """The card answered this fact at the prompt: the verdict then carries its Card: section."""
+    if fact not in tiles.answered:
+        tiles.answered = (*tiles.answered, fact)
 
 
 def refused_by_tiles(step: Any, answer: Any) -> str | None:
@@ -143,13 +152,42 @@ def entered_tiles() -> Any:
     return PROMPT.get("tiles")
 
 
-def ask_tiles(definition: Any, ask_line: Any, say: Any) -> Any:
-    """Ask for the tiles a card question needs, check them against the card, say what it found;
-    the answer, or None (asked again) when the tiles are refused or do not settle it."""
-    from ..cards.answer import card_of, from_tiles
+def _card_at_prompt(ask_line: Any, say: Any) -> Any:
+    """The card `tiles` reads: --card, the event's, the ruleset's; with none set, the judge
+    chooses one here rather than quitting to start again (None: she answers herself)."""
+    from ..cards.answer import card_of
+    from ..cards.store import load
 
     try:
-        card = card_of(PROMPT.get("rs"), default_card(PROMPT.get("card")))
+        return card_of(PROMPT.get("rs"), default_card(PROMPT.get("card")))
+    except UsageError as exc:
+        if not exc.message.startswith("no card"):
+            raise
+    say("No card is set for this ruling: 'practice' is the invented practice card, or give your card's file.", "yellow")
+    while True:
+        chosen = ask_line("Which card? practice, a file, or Enter to answer yourself:").strip()
+        if not chosen:
+            return None
+        try:
+            card = load(chosen)
+        except RefereeError as exc:  # no such card, or one with problems: say the first, ask again
+            say(str(exc.problems[0]) if isinstance(exc, LoadError) else exc.message, "red")
+            continue
+        PROMPT["card"] = chosen  # the rest of this ruling reads the same card
+        say(f"Card {chosen} for this ruling; REFEREE_CARD={chosen} (or 'referee log event --card') sets it for "
+            "every ruling.", "dim")
+        return card
+
+
+def ask_tiles(definition: Any, ask_line: Any, say: Any, fact: str = "") -> Any:
+    """Ask for the tiles a card question needs, check them against the card, say what it found;
+    the answer, or None (asked again) when the tiles are refused or do not settle it."""
+    from ..cards.answer import from_tiles
+
+    try:
+        card = _card_at_prompt(ask_line, say)
+        if card is None:
+            return None
         if definition.card in ("dead", "alive"):
             exposed = ask_line("Her exposures, e.g. 22J2B 444C (Enter for none)").split()
             discards = ask_line("Every tile in the discards, e.g. 6D 6D 9B J (Enter for none)")
@@ -170,4 +208,6 @@ def ask_tiles(definition: Any, ask_line: Any, say: Any) -> Any:
         say("The card does not settle this question; answer it yourself.", "yellow")
         return None
     PROMPT["tiles"] = tiles
+    if fact:
+        _answered(tiles, fact)
     return value
