@@ -110,3 +110,16 @@ def test_a_clash_given_on_the_command_line_is_one_line_and_exit_2(cli) -> None: 
                  "-a", "declared_value=40", "--seat", "declarer=East", "--no-input")
     assert result.exit_code == 2
     assert "East is the declarer" in result.output and "Traceback" not in result.output
+
+
+def test_nobody_answers_a_seats_question_that_may_name_none_and_no_other() -> None:
+    from referee.errors import UsageError
+    from referee.rules.model import FactDef
+    from referee.ruling.answers import normalize
+
+    may_be_none = FactDef(type="seats", ask="Which seats had dead hands?", min=0, max=4)
+    assert normalize("dead_hands", may_be_none, "nobody") == [] == normalize("dead_hands", may_be_none, " None ")
+    assert normalize("dead_hands", may_be_none, "s w") == ["South", "West"]
+    needs_one = FactDef(type="seats", ask="Which seats threw in?")
+    with pytest.raises(UsageError, match="name at least one seat; 'nobody' is not an answer here"):
+        normalize("exposers", needs_one, "nobody")

@@ -19,8 +19,8 @@ FILES = sorted((ROOT / "scenarios").rglob("*.yaml"))
 
 def _sent(value: Any) -> list[str]:
     """What a browser sends for an answer: each ticked seat, 'yes'/'no', the typed number."""
-    if isinstance(value, list):
-        return [str(v) for v in value]
+    if isinstance(value, list):  # no seat at all: the page's Nobody button
+        return [str(v) for v in value] or ["nobody"]
     if isinstance(value, bool):
         return ["yes" if value else "no"]
     return [str(value)]

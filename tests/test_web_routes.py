@@ -347,3 +347,16 @@ def test_done_with_no_seat_ticked_asks_rather_than_leaving_it_open(db: Path) -> 
     assert done.status_code == 400 and "Tick the seats, or leave open." in done.text
     left = c.get(url + "&exposers=")  # Leave open, on purpose
     assert left.status_code == 200 and "Tick the seats" not in left.text
+
+
+def test_a_wall_game_with_every_hand_live_is_ruled_on_the_phone(db: Path) -> None:
+    """A seats question that may name nobody (a wall game's dead hands) has a Nobody button, and
+    it rules; a question that needs a seat has none."""
+    c = client(db, ruleset="tournament")
+    url = "/s/wall-game?last_discard_claimed=no"
+    page = c.get(url).text
+    assert 'name="dead_hands" value="nobody">Nobody</button>' in page
+    ruled = c.get(url + "&dead_hands=-&dead_hands=nobody")  # the form's hidden '-' comes along
+    assert ruled.status_code == 200 and "T-WG-1" in ruled.text and "Nobody" not in ruled.text
+    needs = client(db).get("/s/mahjong-in-error?others_acted=two&intact_dead_before=no").text
+    assert 'type="checkbox" name="exposers"' in needs and ">Nobody</button>" not in needs

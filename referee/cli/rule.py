@@ -173,7 +173,7 @@ def accepts(d: Any) -> str:
     if d.type == "number":
         return "a number"
     if d.type == "seats":
-        return "the seats, e.g. 2,3 or s w"
+        return "the seats, e.g. 2,3 or s w" + (", or none" if d.min == 0 else "")
     if d.type == "seat":
         return "1-4, E/S/W/N or a name"
     if d.type == "yesno":
@@ -191,13 +191,15 @@ def _asking(d: Any, players: dict[str, str]) -> str:
     if d.type in ("seat", "seats", "yesno"):
         shown = [_seat_label(v, players) if d.type != "yesno" else v for v in _options(d)]
         offered = "  ".join(f"{i} {v}" for i, v in enumerate(shown, 1))
-        return offered + (" (several: 2,3 or s w)" if d.type == "seats" else "")
+        if d.type == "seats":
+            offered += " (several: 2,3 or s w; none)" if d.min == 0 else " (several: 2,3 or s w)"
+        return offered
     return accepts(d)
 
 
 def _prompt(q: Any, number: int, situation_help: str, players: dict[str, str], show: bool = True) -> Any:
     """The judge's answer to one question; `show=False` asks again without reprinting it."""
-    from ..ruling.answers import is_count, is_index, normalize
+    from ..ruling.answers import NOBODY, is_count, is_index, normalize
 
     d = q.definition
     options = _options(d)
@@ -250,6 +252,8 @@ def _prompt(q: Any, number: int, situation_help: str, players: dict[str, str], s
             wrapped(ask, styled((f"An answer is needed: {takes}; ? explains.", "yellow")))
             continue
         try:
+            if d.type == "seats" and " ".join(raw.split()).lower() in NOBODY:
+                return normalize(q.fact, d, raw)  # [] where the question may name none
             if d.type in ("seat", "seats"):
                 return normalize(q.fact, d, _seats_of(raw, players, q.fact))
             if options and not count and is_index(raw, len(options)):

@@ -42,6 +42,10 @@ def _by_count(fact: FactDef, key: str) -> str | None:
     return next((v for v in fact.choices or {} if COUNTS.get(v) == n), None) if n is not None else None
 
 
+# 'nobody' at a seats question that may name none (min: 0): a wall game with every hand live
+NOBODY = ("nobody", "none", "no one", "no-one", "noone", "no seat", "no seats")
+
+
 def seats_typed(raw: Any, players: dict[str, str] | None = None, what: str = "seat") -> list[str]:
     """The seats in what was typed, by one rule for every seat question: numbers as the prompt
     shows them (1 East ... 4 North), initials, seats and players' names, separated by commas or
@@ -152,6 +156,10 @@ def normalize(name: str, fact: FactDef, raw: Any) -> Any:
             raise UsageError(f"{name}: name one seat, not {len(typed)}")
         return typed[0]
     if fact.type == "seats":
+        if isinstance(raw, str) and " ".join(raw.split()).lower() in NOBODY:
+            if fact.min != 0:  # a question that needs a seat: 'nobody' is no answer to it
+                raise UsageError(f"{name}: name at least one seat; 'nobody' is not an answer here")
+            return []
         seats = [seat(item, name) for item in raw] if isinstance(raw, list) else seats_typed(raw, what=name)
         if len(set(seats)) != len(seats):
             raise UsageError(f"{name}: a seat is named twice in '{raw}'")

@@ -108,11 +108,13 @@ class _Binder:
         self.carry = carry or Carry()
 
     def parties(self, role: str) -> list[Party]:
-        role = self.carry.source(role, self.sid)[0]
+        role, where = self.carry.source(role, self.sid)
         value = self.facts.get(role)
         if isinstance(value, list):
             return [Party(role, s, self.players.get(s)) for s in value]
-        return [Party(role, value, self.players.get(value) if value else None)]
+        defined = self.rs.situations[where].roles.get(role) if where in self.rs.situations else None
+        open_as = defined.label if defined is not None else ""  # 'the miscounted player', not 'the miscounted'
+        return [Party(role, value, self.players.get(value) if value else None, open_as)]
 
     def number(self, name: str) -> int | None:
         if name in SCORING_NUMBERS or name in self.rs.scoring.penalties:
@@ -129,9 +131,7 @@ class _Binder:
             definition = self.rs.fact(name, where)
             value = self.facts.get(name)
             if definition is not None and definition.type in ("seat", "seats"):
-                role = self.rs.situations[where].roles.get(name) if where in self.rs.situations else None
-                open_as = role.label if role is not None else ""  # 'the bet on' would not read
-                return " and ".join(open_as if open_as and p.seat is None else p.label for p in self.parties(name))
+                return " and ".join(p.label for p in self.parties(name))  # an open role by its label
             if value is None:
                 return "the " + name.replace("_", " ")
             return str(value)
@@ -158,15 +158,23 @@ def _formula(times: int, of: str | None, amount: int | None) -> str:
     return what if times == 1 else f"{times} x {what}"
 
 
-def _expand(group: str, other: list[Party], dead: set[str | None], b: _Binder) -> list[Party]:
+def _expand(group: str, other: list[Party], dead: set[str | None], b: _Binder,
+            dead_parties: list[Party] | None = None) -> list[Party]:
     """'others' / 'active' as seats, relative to the party on the other side of the payment."""
     anchor = [p.seat for p in other]
+    if group == "active" and (None in dead or any(s is None for s in anchor)):
+        return [_open_active(other, dead_parties or [])]  # who is still active depends on a seat left open
     if any(s is None for s in anchor):
         return [Party(group)]
-    if group == "active" and None in dead:
-        return [Party(group)]  # who is still active depends on a dead seat left open
     skip = set(anchor) | (dead if group == "active" else set())
     return [Party(group, s, b.players.get(s)) for s in m.SEATS if s not in skip]
+
+
+def _open_active(other: list[Party], dead: list[Party]) -> Party:
+    """The active players while seats are open: 'the active player' when the roles already account
+    for three seats ('each active player' was read aloud when one was left)."""
+    roles = {p.role for p in dead} | {p.role for p in other}
+    return Party("active", open_as="the active player" if len(roles) == len(m.SEATS) - 1 else "")
 
 
 def build_outcome(
@@ -189,9 +197,9 @@ def build_outcome(
         payers = b.parties(t.from_) if t.from_ not in m.GROUPS else None
         payees = b.parties(t.to) if t.to not in m.GROUPS else None
         if payers is None:
-            payers = _expand(t.from_, payees or [], dead_seats, b)
+            payers = _expand(t.from_, payees or [], dead_seats, b, dead)
         if payees is None:
-            payees = _expand(t.to, payers, dead_seats, b)
+            payees = _expand(t.to, payers, dead_seats, b, dead)
         base = b.number(t.of) if t.of else t.amount
         amount = base * t.times if base is not None else None
         formula = _formula(t.times, t.of, t.amount)
@@ -220,13 +228,22 @@ def build_outcome(
     notes = [b.fill(t) for t in ruling.notes] + _too_few_live(ruling, dead, carry, b)
     return Outcome(
         ruleset=rs, start=start, situation=sid, node=nid, ruling=ruling, path=path, facts=dict(facts),
-        text=b.fill(ruling.says), dead=dead, payments=payments, awards=awards,
+        text=b.fill(ruling.says) + _doubled(rs, settle_lines), dead=dead, payments=payments, awards=awards,
         tiles=[b.fill(t) for t in ruling.tiles], procedure=[b.fill(t) for t in ruling.procedure],
         notes=notes, settle_lines=settle_lines, owed=b.fill(ruling.owed), used=used or [],
         other_sources=[b.fill(t) for t in ruling.other_sources],
         house=[t for t in house_said if not t.startswith("key:")],
         house_keys=list(dict.fromkeys(t[4:] for t in house_said if t.startswith("key:"))),
     )
+
+
+def _doubled(rs: Ruleset, settle_lines: list[str]) -> str:
+    """The sentence must agree with the arithmetic under it: a ruling that says 'twice the hand
+    value' over '4 x 25' was read aloud wrong, so a jokerless multiplier is said in words too."""
+    if not any(line.startswith("jokerless: x") for line in settle_lines):
+        return ""
+    n = rs.scoring.jokerless_times
+    return " The hand is jokerless, so every payment is " + ("doubled." if n == 2 else f"multiplied by {n}.")
 
 
 def carry_amounts(o: Outcome) -> None:
@@ -310,7 +327,10 @@ def _settle(rs: Ruleset, s: m.Settle, b: _Binder, lines: list[str], dead: set[st
             said.extend("key:" + k for k in result.applied)  # split off again below: which scoring keys acted
         return [Payment(p.payer, p.payee, p.amount, p.formula) for p in result.payments]
     sc = rs.scoring
+    jokerless = jokerless and s.how != "joker-exchange"  # the joker she took is in her hand
     factor = sc.jokerless_times if jokerless and not singles else 1
+    if factor != 1:
+        lines.append(f"jokerless: x{sc.jokerless_times}")
     if doubles:
         factor *= sc.dice_doubles_times
     v = "the hand value" if value is None else str(value)

@@ -13,11 +13,12 @@ class Party:
     role: str
     seat: str | None = None
     name: str | None = None
+    open_as: str = ""  # the role's `label:` while its seat is open ('the miscounted player')
 
     @property
     def label(self) -> str:
         if self.seat is None:
-            return GROUPS.get(self.role) or "the " + self.role.replace("_", " ")
+            return self.open_as or GROUPS.get(self.role) or "the " + self.role.replace("_", " ")
         return f"{self.seat} ({self.name})" if self.name else self.seat
 
 
