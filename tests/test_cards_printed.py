@@ -256,6 +256,13 @@ def test_a_group_typed_without_its_space_gets_a_message_about_spacing(cli, tmp_p
     assert "'111a222a' reads as 6 singles" in r.output
 
 
+def test_a_group_typed_unspaced_as_printed_is_told_about_spacing_not_suits_or_counts(cli, tmp_path) -> None:
+    r = _check(cli, tmp_path, '{id: L1, groups: "FF 111DDD 2222 3333", value: 25}')
+    assert r.exit_code == 1
+    assert "'111DDD' is 2 groups printed side by side; put a space between them (111 DDD)" in r.output
+    assert "is a dragon in a card line" not in r.output and "a hand is 14" not in r.output
+
+
 def test_a_setting_and_the_note_that_disagree_are_refused(cli, tmp_path) -> None:
     r = _check(cli, tmp_path, '{id: L1, groups: "11a 222a 3333a 444a 55a", shift: [0], value: 25, note: "Any 5 Consec. Nos."}',
                '{id: L2, groups: "11a 222a 3333a 444a 55a", value: 25, note: "Any 4 Consec. Nos."}',

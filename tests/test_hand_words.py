@@ -57,3 +57,19 @@ def test_card_template_prints_the_form_a_wheel_install_has_too() -> None:
     r = cli("card", "template")
     assert r.exit_code == 0 and "A template for entering a year's card" in r.stdout
     assert "cards/template.yaml" not in cli("card", "--help").output
+
+
+def test_card_new_template_writes_the_form_and_never_replaces_a_file(tmp_path: Path) -> None:
+    target = tmp_path / "my-card-2026.yaml"
+    r = cli("card", "new", str(target), "--template")
+    assert r.exit_code == 0 and "Wrote the card template" in r.output
+    assert target.read_text(encoding="utf-8") == cli("card", "template").stdout
+    again = cli("card", "new", str(target), "--template")
+    assert again.exit_code == 2 and "exists" in again.output  # nothing lost
+    assert "cards/" not in cli("card", "check", "--help").output  # a wheel install has no cards/ folder
+
+
+def test_a_hand_typed_with_two_groups_run_together_is_told_about_spacing() -> None:
+    r = cli("hand", "verify", "111DDD", "2222B", "3333C", "444C", "-c", "practice")
+    assert r.exit_code == 2
+    assert "'111DDD' runs two groups together; put a space between them" in r.output

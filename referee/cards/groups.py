@@ -126,6 +126,11 @@ def _block(report: Report, lid: str, text: str, col: int) -> list[Any] | None:
     if not body:
         report(f"line {lid}: an empty group at '{text or '|'}'", col)
         return None
+    run_together = _side_by_side(body) if re.search(r"[1-9]D", body) else []
+    if run_together:  # '111DDD' as printed: said once, not as three hand-suit D's and a tile count
+        report(f"line {lid}: '{text}' is {len(run_together)} groups printed side by side; put a space between "
+               f"them ({' '.join(run_together)}): a group is one tile repeated, or singles", col)
+        return None
     atoms: list[list[Any]] = []
     pending: list[int] = []  # atoms waiting for a suit letter
     ok = True
@@ -184,6 +189,21 @@ def _hint(ch: str) -> str:
     if ch in "()":
         return " (a printed remark goes in note:)"
     return ""
+
+
+_RUN = re.compile(r"(([0-9A-Z])\2*)([a-c]?)")
+
+
+def _side_by_side(body: str) -> list[str]:
+    """The groups of '111DDD' (a pung and a pung typed as printed, without their space), else []:
+    runs of one tile each, two or more of them, every run a pair or more and one a pung or more.
+    '2033a' (singles with a pair) and 'FFFF' (one group) are not."""
+    runs = [(m.group(0), len(m.group(1))) for m in _RUN.finditer(body)]
+    if len(runs) < 2 or "".join(r for r, _ in runs) != body:
+        return []
+    if all(n >= 2 for _, n in runs) and any(n >= 3 for _, n in runs):
+        return [r for r, _ in runs]
+    return []
 
 
 def _shown(text: str) -> str:

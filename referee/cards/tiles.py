@@ -11,6 +11,8 @@ flower, `J` a joker. Spaces only make it readable. Lower case is accepted.
 """
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass
 
 from ..errors import UsageError
@@ -111,6 +113,9 @@ def parse_tiles(text: str, what: str = "hand") -> list[int]:
                 pending, digits = [], []
             elif up in _LETTERS and not (up == "D" and pending):
                 tiles.append(_LETTERS[up])
+            elif up in SUIT_LETTERS and re.fullmatch(r"([1-9])\1+[BCD]?([A-Z])\2+[BCD]?", word.upper()):
+                raise UsageError(f"{what} '{echo(text)}': '{echo(word)}' runs two groups together; put a space between "
+                                 "them, and write a dragon as R, G or 0 (e.g. 111D RRR)")
             elif up in SUIT_LETTERS:
                 raise UsageError(f"{what} '{echo(text)}': '{ch}' at character {col} is a suit letter with no number before it "
                                  "(dragons are R, G and 0)")

@@ -43,7 +43,7 @@ def choose_card(name: str | None, ruleset: str | None = None) -> Any:
     return card_of(load_for(ruleset), None)
 
 
-@card_app.command("check", epilog=examples("referee card check my-card.yaml", "referee card check \\\n  cards/practice.yaml --examples"))
+@card_app.command("check", epilog=examples("referee card check my-card.yaml", "referee card check \\\n  my-card.yaml --examples"))
 @guarded
 def check(
     files: list[Path] = typer.Argument(..., metavar="FILE...", help="Card files to lint."),
@@ -372,11 +372,14 @@ def template() -> None:
     sys.stdout.write(path.read_text(encoding="utf-8"))
 
 
-@card_app.command("new", epilog=examples("referee card new my-card-2026.yaml"))
+@card_app.command("new", epilog=examples("referee card new my-card-2026.yaml",
+                                         "referee card new my-card-2026.yaml --template"))
 @guarded
 def new(
     file: Path = typer.Argument(..., metavar="FILE", help="The card file to start (a new file)."),
     force: bool = typer.Option(False, "--force", help="Replace FILE if it exists."),
+    as_template: bool = typer.Option(False, "--template", help="Write the commented card template to FILE, to fill "
+                                     "in with an editor, instead of typing the card in line by line."),
 ) -> None:
     """Type a card in, one printed line at a time: each line is checked as it is typed and shown
     back with an example hand, and the file is saved after every line.
@@ -393,6 +396,19 @@ def new(
     if file.exists() and not force:
         raise UsageError(f"{file} exists; card new starts a new card (--force replaces it, "
                          f"'referee card check {file}' checks it)")
+    if as_template:
+        from ..cards.store import template_path
+
+        path = template_path()
+        if path is None:
+            raise UsageError("the card template is missing from this install; reinstall referee")
+        try:
+            file.write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+        except OSError as exc:
+            raise UsageError(f"{file}: cannot write it ({exc.strerror or exc})") from None
+        out.print(f"Wrote the card template to {safe(str(file))}: replace its example lines with the card's, "
+                  f"then 'referee card check {safe(str(file))} --examples'.")
+        return
     stem = re.sub(r"[^a-z0-9-]+", "-", file.stem.lower()).strip("-") or "my-card"
     ask.print(f"[bold]A new card in {safe(str(file))}[/]: one printed line at a time, saved as you go.")
     draft: Draft | None = None
