@@ -19,8 +19,8 @@ def flat(text: str) -> str:
 
 
 @pytest.mark.parametrize("claim,table,says", [
-    ("challenger", ALIVE, "which say her hand was not dead"),
-    ("challenged", DEAD, "which say her hand was dead"),
+    ("challenger", ALIVE, "which say the hand was not dead"),
+    ("challenged", DEAD, "which say the hand was dead"),
 ])
 def test_a_claim_the_tiles_contradict_is_refused(cli, claim, table, says) -> None:
     r = cli(*CHALLENGE, *table, "--no-input", "-a", f"challenge_outcome={claim}")
@@ -52,7 +52,7 @@ def test_at_the_prompt_a_claim_the_tiles_contradict_is_asked_again(cli) -> None:
     r = cli(*CHALLENGE, *ALIVE, input=typed)
     assert r.exit_code == 0, r.output
     text = flat(r.output)
-    assert "The answer 'challenger' contradicts the tiles, which say her hand was not dead" in text
+    assert "The answer 'challenger' contradicts the tiles, which say the hand was not dead" in text
     assert "DCC-3" in text and "East pays South 50" in text
 
 

@@ -126,7 +126,7 @@ class FromTiles:
         return doc
 
 
-_OPPOSITE = {"dead": "her hand was not dead", "alive": "her hand was dead",
+_OPPOSITE = {"dead": "the hand was not dead", "alive": "the hand was dead",
              "valid": "the hand makes no line", "invalid": "the hand makes a line"}  # what a 'no' to the claim means
 
 

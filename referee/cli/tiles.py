@@ -189,14 +189,14 @@ def ask_tiles(definition: Any, ask_line: Any, say: Any, fact: str = "") -> Any:
         if card is None:
             return None
         if definition.card in ("dead", "alive"):
-            exposed = ask_line("Her exposures, e.g. 22J2B 444C (Enter for none)").split()
+            exposed = ask_line("The player's exposures, e.g. 22J2B 444C (Enter for none)").split()
             discards = ask_line("Every tile in the discards, e.g. 6D 6D 9B J (Enter for none)")
             others = ask_line("The other players' exposures, jokers included (Enter for none)")
             tiles = from_tiles(card, None, None, {"exposed": exposed, "discards": discards,
                                                   "exposed_by_others": [others] if others.strip() else []})
         else:
-            hand = ask_line("Her 14 tiles, exposures included, e.g. FF 2033B 3333C 3333D")
-            exposed = ask_line("Groups she exposed before Mah Jongg, e.g. 3333C (Enter for none)").split()
+            hand = ask_line("The declared hand, all 14 tiles with its exposures, e.g. FF 2033B 3333C 3333D")
+            exposed = ask_line("Groups exposed before Mah Jongg, e.g. 3333C (Enter for none)").split()
             tiles = from_tiles(card, hand, exposed, None)
     except UsageError as exc:
         say(exc.message, "red")
