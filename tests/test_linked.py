@@ -29,14 +29,14 @@ def _answer_all(child, answers: dict[str, str]) -> list[str]:  # type: ignore[no
     asked: list[str] = []
     phrases = list(answers)
     while True:
-        i = child.expect([r"\n\d+\. ([^\n]*)\n", " Ruling ", pexpect.EOF])
+        i = child.expect([r"(?:^|\n)\d+\. ([^\n]*)\n", " Ruling ", pexpect.EOF])
         if i:
             return asked
         question = child.match.group(1)
         asked.append(question)
         phrase = next((p for p in phrases if p in question), None)
         assert phrase is not None, f"asked something unexpected: {question!r} after {asked[:-1]}"
-        child.expect(r"\n\? [^\r\n]*: ")
+        child.expect(r"(?:^|\n)\? [^\r\n]*: ")
         child.sendline(answers[phrase])
 
 
