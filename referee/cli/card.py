@@ -373,7 +373,7 @@ def template() -> None:
 
 
 @card_app.command("new", epilog=examples("referee card new my-card-2026.yaml",
-                                         "referee card new my-card-2026.yaml --template"))
+                                         "referee card new \\\n  my-card-2026.yaml --template"))
 @guarded
 def new(
     file: Path = typer.Argument(..., metavar="FILE", help="The card file to start (a new file)."),
