@@ -302,7 +302,7 @@ def test_a_ruling_answered_with_tiles_cites_the_line_and_takes_the_value(cli) ->
     assert "makes line Y1 (2033, exposed, 25)" in flat(r.output)
     assert "South pays East 50 (2 x 25)" in flat(r.output)
     doc = json.loads(cli(*VALID, "--hand", "FF 2033B 333JC 3333D", "--card", "practice", "--json").output)
-    assert doc["card"]["answered"] == {"mahjong_valid": "yes", "hand_value": 25, "jokerless": "no"}
+    assert doc["card"]["answered"] == {"mahjong_valid": "yes", "mjv_joker_single_pair": "no", "hand_value": 25, "jokerless": "no"}
     assert doc["card"]["hand"]["tiles"].startswith("F F 2B") and doc["card"]["hand"]["best"] == "Y1"
     assert doc["payments"][0]["amount"] == 50
 

@@ -42,7 +42,8 @@ def test_mahjcon_obvious_hand_discard_cites_mahjcons_scoring_not_another_events(
 
 
 def test_mahjcon_wall_game_cites_mahjcon_not_destination() -> None:
-    r = referee("rule", "-r", "tournament-mahjcon", "wall-game", "-a", "last_discard_claimed=no", "--no-input", "--full")
+    r = referee("rule", "-r", "tournament-mahjcon", "wall-game", "-a", "last_discard_claimed=no", "-a", "wg_unfinished_claim=no",
+                "--no-input", "--full")
     assert r.code == 0, r.stderr
     rule = r.stdout[r.stdout.index("Rule:"):]
     assert "MC-RULES, Scoring" in rule and "DEST" not in rule and "Destination" not in rule, rule

@@ -35,6 +35,8 @@ class FromTiles:
             return "no" if v.best.line.jokerless_bonus else "yes"
         if v is not None and kind == "jokerless" and not v.hand.jokerless:
             return "no"  # a joker in the hand settles it; a hand without one still needs her announcement
+        if v is not None and kind == "joker-misplaced" and (v.made or v.hand.jokerless):
+            return "no"  # a line's jokers are all in groups; a hand that makes none is the judge's to read
         if d is not None and kind in ("dead", "alive"):
             return "yes" if d.dead == (kind == "dead") else "no"
         return None

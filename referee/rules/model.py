@@ -181,11 +181,13 @@ class FactDef(Strict):
         None, description="For type yesno or choice: answer -> what it means in a few words, as the quick-reference sheet "
         "says when a ruling applies, e.g. yes: 'she completed the wrong swap' (default: the choice's label, or the "
         "question turned into a statement where that is safe, else the question and its answer)")
-    card: Literal["valid", "invalid", "dead", "alive", "value", "singles-and-pairs", "jokerless"] | None = Field(
+    card: Literal["valid", "invalid", "dead", "alive", "value", "singles-and-pairs", "jokerless", "joker-misplaced"] | None = Field(
         None, description="The card can answer this fact from tiles: valid/invalid (yesno: the declared hand makes a "
         "card line, or makes none), dead/alive (yesno: no line is still possible for the player, or one is), value "
         "(number: the card value of the hand's best line), singles-and-pairs (yesno: that line is a Singles and Pairs hand), "
-        "jokerless (yesno: 'no' when the hand holds a joker; a hand without one is still asked, for the announcement)")
+        "jokerless (yesno: 'no' when the hand holds a joker; a hand without one is still asked, for the announcement), "
+        "joker-misplaced (yesno: 'no' when the hand makes a line or holds no joker; a hand with a joker that makes no "
+        "line is still asked, since the card cannot tell which group the joker was meant for)")
     card_claims: dict[str, Literal["valid", "invalid", "dead", "alive"]] = Field(
         default_factory=_no_entries, description="For type choice: answers that claim what the card can tell from tiles "
         "(challenger: dead - 'the challenger was right' claims her hand was dead). With tiles entered, such an "
