@@ -140,7 +140,7 @@ def test_cli_diff_is_a_summary_then_each_case_once_in_the_questions_words() -> N
     r = run("diff", "nmjl", "card-game", env={"COLUMNS": "100"})
     assert r.code == 0, r.stdout
     lines = r.stdout.splitlines()
-    assert len(lines) < 600, len(lines)  # was 6,000 and more
+    assert len(lines) < 650, len(lines)  # was 6,000 and more; about 25 of these list what CARD contradicts
     assert "rule differently in" in lines[0] and f"{len(summary.owned)} cases" in lines[0]
     assert r.stdout.count(". When: ") == len(summary.owned)
     # the false Mah Jongg a rival also claimed: one case, not one under every situation leading there

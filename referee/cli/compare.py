@@ -33,24 +33,37 @@ def diff_(
     outcome but worded or cited differently.
     """
     from ..diff import diff, report_json, summarize, summary_json
+    from ..lint.sheets import contradicted
     from ..rules.loader import load_strict
     from . import diffview
 
     rs_a, rs_b = load_strict(a), load_strict(b)
     report = diff(rs_a, rs_b)
     found = summarize(report, rs_a, rs_b)
+    # what diff cannot show: rulings alike on both sides because one ruleset still inherits a
+    # ruling its own source contradicts (or, once patched, what it rules there instead)
+    sourced = [(rs, contradicted(rs, rs_a if rs is rs_b and rs_b.meta.extends == rs_a.id else None)) for rs in (rs_a, rs_b)]
     if as_json:
-        print_json({"referee_version": __version__, **report_json(report), **summary_json(found, rs_a, rs_b)})
+        print_json({"referee_version": __version__, **report_json(report), **summary_json(found, rs_a, rs_b),
+                    "contradicted": [_contradicted_json(rs, x) for rs, xs in sourced for x in xs]})
         return
     diffview.summary(found, report, rs_a, rs_b)
+    diffview.contradicted_summary(sourced)
     if every_path:
         diffview.paths(report, rs_a, rs_b)
     else:
         diffview.cases(found, rs_a, rs_b)
     diffview.worded(found, rs_a, rs_b)
+    diffview.contradicted(sourced)
     out.print()
     wrapped(out, "Seats and hand values are assumed the same on both sides where a ruling needs them "
             "(--json 'assumed'); --paths lists every differing path.", style="dim")
+
+
+def _contradicted_json(rs: Any, x: Any) -> dict[str, Any]:
+    return {"ruleset": rs.id, "base": rs.meta.extends, "source": x.source, "section": x.entry.section,
+            "ruling": x.entry.ruling, "situation": x.situation, "says": x.entry.says, "now": x.now,
+            "unchanged": x.unchanged, "known": x.known}
 
 
 def payer_lines(result: Any) -> list[str]:

@@ -122,3 +122,40 @@ def paths(report: Report, rs_a: Ruleset, rs_b: Ruleset) -> None:
                 for rid, side in ((rs_a.id, d.a), (rs_b.id, d.b)):
                     for t in side.tiles:
                         wrapped(out, f"{rid} tiles: {t}", first="      ", rest="        ", style="dim")
+
+
+def _contradicted_count(rs: Ruleset, found: list[Any]) -> str:
+    kept = sum(1 for x in found if x.unchanged or not x.known)
+    return (f"{rs.id}'s own sources contradict {_plural(len(found), 'ruling')} of {rs.meta.extends}: "
+            f"{len(found) - kept} ruled otherwise in {rs.id}, {kept} left as {rs.meta.extends} rules "
+            f"{'them' if kept != 1 else 'it'} (listed at the end).")
+
+
+def contradicted_summary(rows: list[tuple[Ruleset, list[Any]]]) -> None:
+    """One line a ruleset whose own source contradicts inherited rulings (its `contradicts:` lists)."""
+    for rs, found in rows:
+        if found:
+            wrapped(out, _contradicted_count(rs, found), rest="  ")
+
+
+def contradicted(rows: list[tuple[Ruleset, list[Any]]]) -> None:
+    """Each inherited ruling a ruleset's own source rules otherwise on, and what the ruleset rules
+    instead: the cases `diff` cannot show, where both rule alike because one still inherits the
+    other's ruling. One line for each ruled otherwise; what the source says where one is not."""
+    for rs, found in rows:
+        if not found:
+            continue
+        base = rs.meta.extends
+        out.print()
+        wrapped(out, styled((f"Rulings of {base} that {rs.id}'s own sources contradict", "bold"),
+                            (f" · {_plural(len(found), 'ruling')}, each -> what {rs.id} rules instead", "dim")), rest="    ")
+        for x in found:
+            cited = f"{x.source}: {x.entry.section}"
+            if x.known and not x.unchanged:
+                now = x.now or "its own rulings"
+                wrapped(out, styled((x.entry.ruling, "bold"), f" -> {now} ({x.situation}) · {cited}"), first="  ", rest="      ")
+                continue
+            why = (f"{base} has no ruling {x.entry.ruling}" if not x.known
+                   else f"{rs.id} still rules it as {base} does; patch it")
+            wrapped(out, styled((x.entry.ruling, "bold"), f" ({x.situation or '?'}) · {why} (check fails) · {cited}: {x.entry.says}"),
+                    first="  ", rest="      ")

@@ -15,7 +15,7 @@ from ..ruling.outcome import PLACEHOLDER, SCORING_NUMBERS
 from ..errors import Place, Problem
 from ..rules.loader import Ruleset
 from ..search.rank import words as search_words
-from .sheets import check_coverage, check_ruling as check_sheet_numbers
+from .sheets import check_coverage, check_ruling as check_sheet_numbers, check_sources
 
 Key = tuple[str, str]  # (situation, node)
 # A payment amount in words ("pays double", "paid ... the hand value"): true only of money games, so
@@ -124,6 +124,7 @@ def lint(rs: Ruleset) -> list[Problem]:
                 problems.append(Problem(node_place(sid, nid), f"node '{nid}' of '{sid}' is never reached"))
 
     problems += check_coverage(rs)
+    problems += check_sources(rs)
     problems += _lost_binds(rs, node_place)
     cyclic = _cycles(graph, node_place)
     problems += cyclic

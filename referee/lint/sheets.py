@@ -1,6 +1,6 @@
 """An event's own published sheet, held against the ruleset that rules by it.
 
-Three checks the lint (`checks.lint`) runs on every ruleset:
+Four checks the lint (`checks.lint`) runs on every ruleset:
 
 - a ruling that states a scoring number (through `settle`, `points` or a `{placeholder}`) and cites
   a sheet whose `numbers:` give a different one is a contradiction: the judge would read out one
@@ -8,17 +8,20 @@ Three checks the lint (`checks.lint`) runs on every ruleset:
   charges 25);
 - a ruleset that names its own sheet (`sheet:`) cites no other event's sheet: where its own is
   silent, a note says so and the ruling rests on the League-style base;
-- such a ruleset's `coverage.yaml` maps every section of its sheet to what carries that rule.
+- such a ruleset's `coverage.yaml` maps every section of its sheet to what carries that rule;
+- a ruleset whose own source rules otherwise than an inherited ruling (its `contradicts:` list)
+  does not inherit that ruling as it stands, and every source it lists has a title.
 
 Pure: reads the ruleset and its coverage file, never the terminal. Imports only the rules layer.
 """
 from __future__ import annotations
 
 import difflib
+from dataclasses import dataclass
 from typing import Any
 
 from ..rules import model as m
-from ..errors import LoadError, Place, Problem
+from ..errors import LoadError, Place, Problem, UsageError
 from ..rules.loader import Ruleset, validate
 from ..ruling.outcome import PLACEHOLDER, SCORING_NUMBERS
 
@@ -185,3 +188,96 @@ def coverage_rows(rs: Ruleset) -> list[tuple[str, str, list[str]]]:
         for section, carriers in rules.items():
             rows.append((key, section, [f"{k}: {getattr(c, k)}" for c in carriers for k in _CARRIER_KINDS if getattr(c, k) is not None]))
     return rows
+
+
+@dataclass(frozen=True)
+class Contradicted:
+    """One `contradicts:` entry of a ruleset's own source, and what the ruleset rules there now."""
+
+    source: str
+    index: int
+    entry: m.Contradiction
+    situation: str | None  # where the base rules it; None where the base holds no such ruling
+    title: str
+    now: str | None  # the ruling this ruleset gives there instead; None where the node is gone
+    unchanged: bool  # the ruleset still rules the base's ruling, word for word
+
+    @property
+    def known(self) -> bool:
+        return self.situation is not None
+
+
+def _rulings(rs: Ruleset) -> dict[str, tuple[str, str, m.Ruling]]:
+    return {node.ruling.id: (sid, nid, node.ruling) for sid, sit in rs.situations.items()
+            for nid, node in sit.nodes.items() if isinstance(node, m.RulingNode)}
+
+
+def base_of(rs: Ruleset) -> Ruleset | None:
+    """The ruleset this one extends, as loaded for it (None for a base, or one that does not load)."""
+    if not rs.meta.extends:
+        return None
+    from ..rules.loader import load
+
+    try:
+        base, _ = load(rs.meta.extends, near=rs.folder)
+    except (LoadError, UsageError):
+        return None
+    return base
+
+
+def contradicted(rs: Ruleset, base: Ruleset | None = None) -> list[Contradicted]:
+    """Each base ruling that one of this ruleset's own sources contradicts (its ruleset.yaml's
+    `sources: KEY: contradicts:`), with what the ruleset now rules in its place. Entries a base
+    declared were settled there; the base of a ruleset with none is not loaded."""
+    entries = [(key, i, c) for key, source in rs.meta.sources.items() for i, c in enumerate(source.contradicts)]
+    if not entries:
+        return []
+    base = base if base is not None else base_of(rs)
+    theirs = _rulings(base) if base is not None else {}
+    mine = _rulings(rs)
+    out = []
+    for key, i, c in entries:
+        found = theirs.get(c.ruling)
+        if found is None:
+            out.append(Contradicted(key, i, c, None, "", None, False))
+            continue
+        sid, nid, ruling = found
+        sit = rs.situations.get(sid)
+        node = sit.nodes.get(nid) if sit is not None else None
+        now = node.ruling.id if isinstance(node, m.RulingNode) else None
+        held = mine.get(c.ruling)
+        out.append(Contradicted(key, i, c, sid, base.situations[sid].title if base else sid, now,
+                                held is not None and held[2] == ruling))
+    return out
+
+
+def check_sources(rs: Ruleset) -> list[Problem]:
+    """Every source has a title (an overlay's entry may add to its base's, not stand alone), and a
+    ruling the ruleset's own source contradicts is not inherited as it stands: each entry of a
+    `contradicts:` list names a base ruling, and the ruleset rules otherwise there (a patch)."""
+
+    def at(*path: object) -> Place:
+        return rs.meta_origin.place(*path) if rs.meta_origin else Place(str(rs.folder / "ruleset.yaml"))
+
+    out = [Problem(at("sources", key), f"source '{key}' has no title: give one, or add to a source the base ruleset lists")
+           for key in rs.meta.sources if not rs.sources[key].title.strip()]
+    found = contradicted(rs)
+    if not found:
+        return out
+    base = rs.meta.extends
+    for x in found:
+        entry = ("sources", x.source, "contradicts", x.index)
+        source = rs.sources[x.source]
+        if source.sections and x.entry.section not in source.sections:
+            hint = difflib.get_close_matches(x.entry.section, source.sections, n=1)
+            also = f"; did you mean '{hint[0]}'?" if hint else ""
+            out.append(Problem(at(*entry, "section"), f"'{x.entry.section}' is not a section of {x.source}{also}"))
+        if not base:
+            out.append(Problem(at(*entry, "ruling"), f"'{rs.id}' extends no ruleset, so {x.source} can contradict no inherited ruling"))
+        elif not x.known:
+            out.append(Problem(at(*entry, "ruling"), f"'{x.entry.ruling}' is not a ruling of '{base}', the ruleset '{rs.id}' extends"))
+        elif x.unchanged:
+            out.append(Problem(at(*entry, "ruling"), f"ruling {x.entry.ruling} ({x.situation}) is inherited from '{base}' unchanged, "
+                               f"but {x.source} ({x.entry.section}) rules otherwise: {x.entry.says} Patch it in "
+                               f"situations/{x.situation}.yaml with a ruling of this ruleset's own"))
+    return out

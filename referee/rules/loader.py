@@ -162,7 +162,7 @@ def _load(folder: Path, _seen: tuple[Path, ...]) -> tuple[Ruleset | None, list[P
     rs = Ruleset(
         meta=meta,
         scoring=_merge_scoring(base.scoring if base else None, meta.scoring),
-        sources={**(base.sources if base else {}), **meta.sources},
+        sources=_merge_sources(base.sources if base else {}, meta.sources),
         facts=dict(base.facts) if base else {},
         situations=dict(base.situations) if base else {},
         folder=folder,
@@ -276,6 +276,16 @@ def _recited(r: m.Ruling, rules: list[m.Recite], sheet: list[str] | None = None)
 
 # Fields a patch may replace; their origin moves to the patch file.
 _PATCHABLE = ("title", "aliases", "summary", "help", "start")
+
+
+def _merge_sources(base: dict[str, m.Source], own: dict[str, m.Source]) -> dict[str, m.Source]:
+    """An overlay's entry for a source its base lists adds to it (its `contradicts:` list, a note)
+    rather than replacing it: the keys the overlay writes win, the rest stay the base's."""
+    out = dict(base)
+    for key, source in own.items():
+        old = base.get(key)
+        out[key] = source if old is None else old.model_copy(update={f: getattr(source, f) for f in source.model_fields_set})
+    return out
 
 
 def _merge_scoring(base: m.Scoring | None, own: m.Scoring | None) -> m.Scoring:

@@ -42,8 +42,17 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, defer_build=True)
 
 
+class Contradiction(Strict):
+    """A ruling the base ruleset rules, which this source rules otherwise on."""
+
+    ruling: str = Field(pattern=RULING_ID, description="Id of the base ruleset's ruling (MNJ-3)")
+    section: str = Field(description="The section of this source that rules otherwise")
+    says: str = Field(description="What the source rules instead, in a sentence of our own words")
+
+
 class Source(Strict):
-    title: str = Field(description="Title of the source document")
+    title: str = Field("", description="Title of the source document (an overlay adding to its base's entry for the "
+                       "same key, a `contradicts` list say, may leave it out: the keys it writes are laid over the base's)")
     url: str | None = Field(None, description="Where the source can be read")
     note: str | None = Field(None, description="How complete our reading of it is, or what it covers")
     sections: list[str] = Field(
@@ -56,6 +65,10 @@ class Source(Strict):
     numbers: "SheetNumbers | None" = Field(
         None, description="The scoring numbers this sheet states, by the scoring key they set: a ruling that states "
         "a number (through its scoring or points) and cites this sheet must state the sheet's number (lint)")
+    contradicts: list[Contradiction] = Field(
+        default_factory=list, description="Written by a ruleset that takes this source as its own: the rulings of the "
+        "ruleset it extends that this source rules otherwise on. Each must be ruled otherwise here (a patch with a ruling "
+        "of this ruleset's own), or the check fails; 'referee diff' lists each with what replaced it")
 
 
 class ExposurePenalty(Strict):
