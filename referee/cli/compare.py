@@ -30,7 +30,8 @@ def diff_(
     asks; seats and hand values get the same fixed values on both sides. Prints the summary,
     then each case once, under the situation whose rulings differ (not under every situation
     that leads there), with the questions and answers that lead to it; then rulings alike in
-    outcome but worded or cited differently.
+    outcome but worded or cited differently; last, the inherited rulings that either ruleset's
+    own source contradicts (its `contradicts:` list) and what it rules instead.
     """
     from ..diff import diff, report_json, summarize, summary_json
     from ..lint.sheets import contradicted
