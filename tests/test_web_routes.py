@@ -353,7 +353,7 @@ def test_a_wall_game_with_every_hand_live_is_ruled_on_the_phone(db: Path) -> Non
     """A seats question that may name nobody (a wall game's dead hands) has a Nobody button, and
     it rules; a question that needs a seat has none."""
     c = client(db, ruleset="tournament")
-    url = "/s/wall-game?last_discard_claimed=no"
+    url = "/s/wall-game?last_discard_claimed=no&wg_unfinished_claim=no"  # nobody asks credit for an unfinished hand
     page = c.get(url).text
     assert 'name="dead_hands" value="nobody">Nobody</button>' in page
     ruled = c.get(url + "&dead_hands=-&dead_hands=nobody")  # the form's hidden '-' comes along
