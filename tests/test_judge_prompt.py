@@ -206,9 +206,11 @@ def _settled(child) -> str:  # type: ignore[no-untyped-def]
     for _ in range(200):
         wait_until_reading(child)
         try:
-            out += child.read_nonblocking(65536, timeout=0.3)
+            out += child.read_nonblocking(65536, timeout=0.05)
         except pexpect.TIMEOUT:
-            if out.endswith((": ", ") ")) or not child.isalive():
+            # every prompt ends in a space (wrapped or not) and every printed line in a newline,
+            # so a pause after a space is the prompt, and any other pause is mid-output
+            if out.endswith(" ") or not child.isalive():
                 return out
         except pexpect.EOF:
             return out
