@@ -25,12 +25,20 @@ _PHRASE_RULES: list[tuple[str, str]] = [
     ("laid|lay|lays|laying|put|puts|putting|dumped|dump [out|down] her|my|their|his|our|all tiles|hand|rack", "throwin"),
     ("push|pushed|pushes|pushing ~ ~ out", "serve"),
     ("self picked|pick|picks|drawn|drew|draw|draws|pickd", "selfpick"),
+    # "no jokers in the charleston" forbids passing them: not a jokerless hand
+    ("no|zero joker|jokers in|during [the] charleston|courtesy|pass|passes|passing", "... pass"),
     ("no|zero|without joker|jokers", "jokerless"),
     ("not any joker|jokers", "jokerless"),
     # "four tiles for a pung" is an exposure of the wrong size, not a count of tiles or a fifth player
     ("two|three|four|five|six|seven tiles|jokers for|in|as a|an|her|his|the|my pung|kong|quint|sextet|pair|exposure", "size pung"),
     # "two of us threw in" counts players at a table of four: not the "two players" of a double claim
-    ("two|three|both of us|them", "player"),
+    ("two|both of us|them", "player"),
+    # ... but "three of us are dead" is three of the four
+    ("three of us|them", "three player"),
+    # "the real rule" is the League's rule, not a real (natural) tile
+    ("real|official|actual rule|rules", "rule"),
+    # "her hand is done" is complete, not a stop word
+    ("is|was|are|were [already] done", "complete"),
     ("no one", "nobody"),
     ("not anyone", "nobody"),
     ("no winner", "nobody win"),
@@ -259,8 +267,14 @@ _FORMS: dict[str, tuple[str, ...]] = {
     **{w: ("mumble",) for w in ("mumble", "mumbled", "mumbles", "mutter", "muttered", "mutters", "whisper",
                                 "whispered", "murmured", "inaudible", "quietly")},
     **{w: ("flip",) for w in ("flip", "flips", "flipped", "flipping", "overturned", "fell", "fallen")},
+    # a "hot" tile is the one an obvious hand needs
+    **{w: ("obvious",) for w in ("hot",)},
     **{w: ("obvious",) for w in ("obvious", "obviously", "clearly", "clear", "plainly", "evident", "evidently")},
-    **{w: ("pung",) for w in ("pung", "pungs", "kong", "kongs", "quint", "quints", "sextet", "sextets", "pong", "kang")},
+    # every group is a pung to the search; a quint or a sextet says its size too, which only some hands have
+    **{w: ("pung",) for w in ("pung", "pungs", "pong")},
+    **{w: ("pung",) for w in ("kong", "kongs", "kang")},
+    **{w: ("pung", "quint") for w in ("quint", "quints")},
+    **{w: ("pung", "sextet") for w in ("sextet", "sextets")},
     **{w: ("natural",) for w in ("natural", "naturals", "real")},
     **{w: ("refuse",) for w in ("refuse", "refused", "refuses", "refusing", "wouldnt", "wont")},
     **{w: ("no",) for w in ("no", "without")},
