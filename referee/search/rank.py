@@ -77,7 +77,7 @@ PREMISES: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
     "table-rule": (
         re.compile(r"\btable[- ]rule|\bhouse[- ]rule"),
         re.compile(r"\b(table|house|our|own|group'?s?|club'?s?) rules?\b|\bagreed?\b|\bpie\b|\bpurse\b|loss limit|"
-                   r"\bmade up\b|\binvent|\bold card\b|last year'?s card|not on (the|this year'?s) card|\bnobody agreed|"
+                   r"\bmade up\b|\binvent|\bnobody (told|warned|mentioned)|\b(never|not) (told|warned)\b|\bguests?\b|\bold card\b|last year'?s card|not on (the|this year'?s) card|\bnobody agreed|"
                    r"\bout of money\b|\bno more money\b|\bbroke\b")),
     "tournament": (
         re.compile(r"\btournament"),

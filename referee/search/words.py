@@ -39,6 +39,8 @@ _PHRASE_RULES: list[tuple[str, str]] = [
     ("real|official|actual rule|rules", "rule"),
     # "her hand is done" is complete, not a stop word
     ("is|was|are|were [already] done", "complete"),
+    # "who decides" asks whose ruling it is, not a change of mind
+    ("who|which decides|decide|decided", "judge"),
     ("no one", "nobody"),
     ("not anyone", "nobody"),
     ("no winner", "nobody win"),
@@ -68,7 +70,7 @@ _PHRASE_RULES: list[tuple[str, str]] = [
     ("does|do|did|would|will|should that|it|this [still] count", "valid"),
     ("wo|would|will|did not let", "refuse"),
     ("wont|wouldnt|didnt let", "refuse"),
-    ("said no", "refuse"),
+    ("said|says|saying no", "refuse"),
     ("one|a|1 [tile] off|away", "error"),
     ("ran|run|runs|running|used|use|using out|up", "runout"),
     ("no more tiles", "runout"),
@@ -104,6 +106,8 @@ _PHRASE_RULES: list[tuple[str, str]] = [
     # judge asking what the story's error costs, which the story decides, not a challenge
     ("are|were [not] you dead", "ask dead"),
     ("is|was she|he|they|her|his [hand] dead", "isdead"),
+    # "she's dead with two pungs up" tells that the hand is dead already: what a dead hand may do
+    ("she|he|they [is|was|are|were] [already] dead", "dead hand"),
     ("expose|exposed|showing|showed|face in|on the wall", "flip wall"),
     ("before anyone|anybody|someone|somebody|east discarded|threw|discards|throws", "before first discard"),
     ("extra|fifth|5th|spare player|person|lady|one", "fifth player"),
@@ -113,6 +117,7 @@ _PHRASE_RULES: list[tuple[str, str]] = [
     ("player|one|person|lady before|after her|him|me|you|them", "previous player"),
     ("take|took|takes|taking|grab|grabbed|grabs [up] [the|a|that|her|his|my|this] discard|discards", "... call"),
     ("take|took|taken|taking|takes|grab|grabbed|grabs|grabbing [the|a|her|my|that|their] joker|jokers", "... exchange"),
+    ("swap|swapped|swaps|swapping|trade|traded|trades|trading|exchange|exchanged|exchanges|exchanging for|into [the|a|her|my|that|their] joker|jokers", "... exchange"),
     (f"called|calls|call|calling|named it|that [~] {_TILE}", "name ..."),
     (f"said|says|saying|yelled [it|that] [was|is] [a] [~] {_TILE}", "name ..."),
     (f"discarded|discard|discards|threw|thrown|throws|tossed as [a|an] [~] {_TILE}", "name ..."),
