@@ -344,3 +344,51 @@ def test_a_handout_too_large_to_print_is_one_line(cli, tmp_path: Path, questions
     assert checked.exit_code == 1, checked.output
     if questions < 1_000:  # the longer chain is faulted by lint already (too many questions to ask)
         assert re.search(r"situations/chain\.yaml:\d+:\d+: .*" + re.escape(says), checked.stdout), checked.stdout
+
+
+def _page(phases: list[content.Phase], sid: str) -> content.Page:
+    return next(p for ph in phases for p in ph.pages if p.situation.id == sid)
+
+
+def test_pages_shared_between_shipped_rulesets_are_what_each_prints_alone() -> None:
+    """Rows and worked examples are kept by what they are ruled from and shared between rulesets
+    (most situations are inherited word for word): each page must be exactly what its ruleset
+    computes alone, and inherited pages must really be shared."""
+    ids = ["nmjl", "amja", "card-game", "tournament", "tournament-crak", "online"]
+    rulesets = [load_strict(rid) for rid in ids]
+    printed = [content.phases(rs) for rs in rulesets]  # in one run: later rulesets reuse earlier pages
+    for rs, phases in zip(rulesets, printed):
+        for ph in phases:
+            for page in ph.pages:
+                sid = page.situation.id
+                qs = content.questions(rs, sid)
+                assert (page.questions, page.rows) == (qs, content.rows(rs, sid, qs)), (rs.id, sid)
+                content._CASES.clear()  # this ruleset's examples replayed afresh
+                assert page.examples == content.examples(rs, sid), (rs.id, sid)
+    nmjl, amja = printed[0], printed[1]
+    shared = [p.situation.id for ph in nmjl for p in ph.pages
+              if p.rows and _page(amja, p.situation.id).rows[0] is p.rows[0]]
+    assert len(shared) > 40  # amja changes a few of nmjl's 66 situations
+
+
+def test_a_page_is_shared_only_where_it_is_ruled_alike(tmp_path: Path) -> None:
+    """The same situation, word for word, prints differently where the scoring differs or where
+    a situation it goes on into does: those rulesets must not share its page."""
+    folders = {}
+    for name in ("plain", "dearer", "retitled"):
+        folders[name] = tmp_path / name
+        shutil.copytree(HOUSE, folders[name])
+        (folders[name] / "ruleset.yaml").write_text(
+            (HOUSE / "ruleset.yaml").read_text().replace("id: house", f"id: {name}"))
+    yaml = folders["dearer"] / "ruleset.yaml"
+    yaml.write_text(yaml.read_text().replace("lowest_hand: 25", "lowest_hand: 50"))
+    call = folders["retitled"] / "situations" / "false-call.yaml"
+    call.write_text(call.read_text().replace("title: Mah Jongg declared in error", "title: A false Mah Jongg"))
+    plain, dearer, retitled = (content.phases(load_strict(folders[n])) for n in ("plain", "dearer", "retitled"))
+    assert _page(plain, "false-call").rows != _page(dearer, "false-call").rows
+    assert any("25" in line for r in _page(plain, "false-call").rows for line in r.money)
+    assert any("50" in line for r in _page(dearer, "false-call").rows for line in r.money)
+    # picked-wrong-end is the same in all three, but goes on into false-call
+    wrong_end = [r.text for r in _page(retitled, "picked-wrong-end").rows if r.goto]
+    assert wrong_end == ["Continue as 'A false Mah Jongg'."]
+    assert [r.text for r in _page(plain, "picked-wrong-end").rows if r.goto] == ["Continue as 'Mah Jongg declared in error'."]

@@ -70,8 +70,20 @@ class Lazy(Mapping[K, V]):
             built = self._built[key] = self._build(self._packed[key])
             return built
 
+    def get(self, key: K, default: Any = None) -> Any:
+        # Mapping's own get goes through __getitem__ and a KeyError; the engine asks on every step
+        try:
+            return self._built[key]
+        except KeyError:
+            return self[key] if key in self._packed else default
+
     def __contains__(self, key: object) -> bool:
         return key in self._packed
+
+    def packed(self, key: K) -> Any:
+        """A value as packed, without building it: equal packed forms build equal values, so a
+        reader can tell two rulesets' situations alike without unpacking either."""
+        return self._packed[key]
 
     def __iter__(self) -> Iterator[K]:
         return iter(self._packed)
