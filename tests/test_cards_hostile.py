@@ -52,6 +52,7 @@ def _inputs() -> list[tuple[str, str, str]]:
 INPUTS = _inputs()
 
 
+@pytest.mark.slow  # 47 cards, each checked, shown and used: `python -m pytest -m slow` (CI) runs it
 @pytest.mark.parametrize("name,text,expected", INPUTS, ids=[i[0] for i in INPUTS])
 def test_every_hostile_card_is_refused_or_accepted_quickly_and_cleanly(cli, tmp_path, name, text, expected) -> None:
     path = tmp_path / "card.yaml"

@@ -13,6 +13,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -206,6 +207,7 @@ def cached_run(where: Path) -> tuple[str, str]:
     return ruling.output, sheet.output
 
 
+@pytest.mark.slow  # each example rebuilds the cache twice: `python -m pytest -m slow` (CI) runs it
 @FUZZ
 @given(data=st.data(), kind=st.sampled_from([".ruleset", ".answers", ".compiled"]))
 def test_damaged_cache_entries(data: st.DataObject, kind: str) -> None:

@@ -14,6 +14,8 @@ import pytest
 
 from referee.store.rulings import RulingsLog
 
+pytestmark = pytest.mark.slow  # writers started, raced and killed: `python -m pytest -m slow` (CI) runs it
+
 HOUSE = Path(__file__).resolve().parent / "rulesets" / "house"
 
 WRITER = """

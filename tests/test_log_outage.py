@@ -21,6 +21,8 @@ from referee.web import create_app
 from referee.store.context import db_path
 from referee.store.rulings import RulingsLog
 
+pytestmark = pytest.mark.slow  # a PostgreSQL server stopped and restarted: `python -m pytest -m slow` (CI) runs it
+
 MJE = "/s/mahjong-in-error?others_acted=two&intact_dead_before=no&exposers=South&exposers=West&declared_value=40&declarer=East"
 
 

@@ -16,6 +16,8 @@ from web_helpers import Phone, record_form, start
 
 from referee.store.rulings import RulingsLog
 
+pytestmark = pytest.mark.slow  # sockets held open for seconds: `python -m pytest -m slow` (CI) runs it
+
 MJE = "others_acted=two&intact_dead_before=no&exposers=South&exposers=West&declared_value=40&declarer=East"
 REQUEST_S, KEEP_ALIVE_S, PER_ADDRESS = 5.0, 3, 32  # referee/web/conn.py, as serve runs it
 
