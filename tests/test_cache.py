@@ -217,7 +217,7 @@ def test_a_ruling_text_damaged_on_disk_is_a_miss_not_read_out(disk: Path, parses
     cold, _ = loader.load(folder)
     said = cold.situations["blind-pass-peek"].nodes["no_penalty"]
     (entry,) = disk.glob("*.ruleset")
-    _reword(entry, b"her hand is not dead", b"her hand is now dead")
+    _reword(entry, b"their hand is not dead", b"their hand is now dead")
     forget_process()
     warm, problems = loader.load(folder)
     assert warm is not None and not problems and parses == [folder, folder]

@@ -121,7 +121,7 @@ def test_house_new_no_input_writes_a_folder_check_passes_and_rule_follows_the_cu
              "--doubles", "--lost", "West=90")
     assert r.exit_code == 0, r.output
     assert "double dice: x2" in r.text and "West pays North 10" in r.text
-    assert "only 10 of her pie of 100 is left (pie rule)" in r.text
+    assert "only 10 of their pie of 100 is left (pie rule)" in r.text
 
 
 def test_house_new_refuses_bad_choices_in_one_line(tmp_path: Path) -> None:

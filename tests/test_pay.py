@@ -54,7 +54,7 @@ def test_standard_schedule(v, winner, discarder, jokerless, sp):
 def test_a_joker_exchange_win_is_never_jokerless():
     money = standard(MONEY, winner="North", how="joker-exchange", value=25, jokerless=True)
     assert money.totals()["North"] == 150
-    assert any("holds the joker she took" in line for line in money.lines)
+    assert any("holds the joker just taken" in line for line in money.lines)
     sc = load_strict("tournament").scoring
     assert points(sc, winner="North", how="joker-exchange", value=25, jokerless=True).totals()["North"] == 25
 

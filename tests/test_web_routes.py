@@ -360,3 +360,23 @@ def test_a_wall_game_with_every_hand_live_is_ruled_on_the_phone(db: Path) -> Non
     assert ruled.status_code == 200 and "T-WG-1" in ruled.text and "Nobody" not in ruled.text
     needs = client(db).get("/s/mahjong-in-error?others_acted=two&intact_dead_before=no").text
     assert 'type="checkbox" name="exposers"' in needs and ">Nobody</button>" not in needs
+
+
+def test_the_ruling_page_names_each_cited_source_by_its_title(db: Path, cli) -> None:
+    """Keys stay for judges who look them up; a player hears the source's title too (issue 24 §4),
+    on the phone as under `rule --full`."""
+    import html
+
+    from referee.rules.loader import load_strict
+
+    sources = load_strict("nmjl").sources
+    cited = [c["source"] for c in json.loads(cli("rule", *MJE_CLI).stdout)["ruling"]["cite"]]
+    assert "AMJA-MJERR" in cited and len(cited) >= 3
+    page = client(db).get(f"/s/mahjong-in-error?{MJE}").text
+    more = re.search(r'<section id="more".*?</section>', page, re.S).group(0)
+    full = " ".join(cli("rule", *[a for a in MJE_CLI if a != "--json"], "--full").stdout.split())
+    for key in cited:
+        title = sources[key].title
+        assert title and html.escape(title, quote=True) in more, (key, title, more[:800])
+        assert title in full, (key, title)
+    assert "American Mah Jongg Association guide: Mah Jongg in error" in html.unescape(more)

@@ -244,7 +244,7 @@ class RoleDef(Strict):
         None, description="The only seats that can play this role (a single seat is filled in without asking)")
     may_also_be: list[str] = Field(
         default_factory=_no_items, description="Other roles or seat facts that may name the same player (roles are different players unless listed here)")
-    label: str = Field("", description="How a ruling names this seat while it is left open, e.g. 'the seat she bet on' "
+    label: str = Field("", description="How a ruling names this seat while it is left open, e.g. 'the seat bet on' "
                        "(default: 'the' and the role's name, 'the picker')")
 
     def as_fact(self) -> "FactDef":

@@ -116,6 +116,12 @@ class _Binder:
         open_as = defined.label if defined is not None else ""  # 'the miscounted player', not 'the miscounted'
         return [Party(role, value, self.players.get(value) if value else None, open_as)]
 
+    def seat_count(self, role: str) -> int:
+        """How many seats a role stands for: a seats fact asked for exactly n seats is n, any other 1."""
+        name, where = self.carry.source(role, self.sid)
+        d = self.rs.fact(name, where)
+        return d.min if d is not None and d.type == "seats" and d.min is not None and d.min == d.max else 1
+
     def number(self, name: str) -> int | None:
         if name in SCORING_NUMBERS or name in self.rs.scoring.penalties:
             return self.rs.scoring.number(name)
@@ -139,7 +145,7 @@ class _Binder:
         def at_sentence_start(match: re.Match[str]) -> str:
             word = one(match)
             before = text[: match.start()].rstrip()
-            return word[:1].upper() + word[1:] if not before or before[-1] in ".!?:" else word
+            return word[:1].upper() + word[1:] if not before or before[-1] in ".!?" else word
 
         out = PLACEHOLDER.sub(at_sentence_start, text) if "{" in text else text
         return _POSSESSIVE_AFTER_NAME.sub(r"\1's (\2's)", out) if "(" in out else out
@@ -163,18 +169,19 @@ def _expand(group: str, other: list[Party], dead: set[str | None], b: _Binder,
     """'others' / 'active' as seats, relative to the party on the other side of the payment."""
     anchor = [p.seat for p in other]
     if group == "active" and (None in dead or any(s is None for s in anchor)):
-        return [_open_active(other, dead_parties or [])]  # who is still active depends on a seat left open
+        return [_open_active(other, dead_parties or [], b)]  # who is still active depends on a seat left open
     if any(s is None for s in anchor):
         return [Party(group)]
     skip = set(anchor) | (dead if group == "active" else set())
     return [Party(group, s, b.players.get(s)) for s in m.SEATS if s not in skip]
 
 
-def _open_active(other: list[Party], dead: list[Party]) -> Party:
+def _open_active(other: list[Party], dead: list[Party], b: _Binder) -> Party:
     """The active players while seats are open: 'the active player' when the roles already account
-    for three seats ('each active player' was read aloud when one was left)."""
+    for three seats ('each active player' was read aloud when one was left). A role that is a
+    fixed number of seats ('the two exposers') counts as that many."""
     roles = {p.role for p in dead} | {p.role for p in other}
-    return Party("active", open_as="the active player" if len(roles) == len(m.SEATS) - 1 else "")
+    return Party("active", open_as="the active player" if sum(map(b.seat_count, roles)) == len(m.SEATS) - 1 else "")
 
 
 def build_outcome(

@@ -261,8 +261,8 @@ def _pie(scoring: Scoring, seat: str, label: str, amount: int, pie_out: tuple[st
     if seat in pie_out:  # under a house ruleset's pie, or a pie the table agreed (table-rule)
         of = f" of {scoring.pie}" if scoring.pie is not None else ""
         out.applied.append("pie")
-        out.house.append(f"By your table's pie rule, {label} pays nothing more: she has lost her pie{of}.")
-        return 0, f"her pie{of} is lost (pie rule)"
+        out.house.append(f"By your table's pie rule, {label} pays nothing more: their whole pie{of} is lost.")
+        return 0, f"their pie{of} is lost (pie rule)"
     if scoring.pie is None:
         return amount, ""
     left = scoring.pie - (lost or {}).get(seat, 0)
@@ -270,9 +270,9 @@ def _pie(scoring: Scoring, seat: str, label: str, amount: int, pie_out: tuple[st
         left = max(left, 0)
         out.applied.append("pie")
         name = label
-        out.house.append(f"By your table's pie rule, {name} pays only the {left} left of her pie of {scoring.pie}."
-                         if left else f"By your table's pie rule, {name} pays nothing more: she has lost her pie of {scoring.pie}.")
-        return left, f"only {left} of her pie of {scoring.pie} is left (pie rule)"
+        out.house.append(f"By your table's pie rule, {name} pays only the {left} left of their pie of {scoring.pie}."
+                         if left else f"By your table's pie rule, {name} pays nothing more: their whole pie of {scoring.pie} is lost.")
+        return left, f"only {left} of their pie of {scoring.pie} is left (pie rule)"
     return amount, ""
 
 
@@ -280,7 +280,7 @@ def _jokerless(how: str, jokerless: bool, lines: list[str]) -> bool:
     """Jokerless means no joker among the 14 tiles at Mah Jongg (ML-221, MMJE 2024 p. 23 #4); the
     joker a winner just took in an exchange is among them, so such a win is never jokerless."""
     if how == "joker-exchange" and jokerless:
-        lines.append("jokerless claimed, but a win by joker exchange holds the joker she took: not jokerless")
+        lines.append("jokerless claimed, but a win by joker exchange holds the joker just taken: not jokerless")
         return False
     return jokerless
 
