@@ -69,17 +69,45 @@ def test_a_second_process_reads_the_ruleset_from_the_cache(disk: Path, parses: l
     same(cold, warm)
 
 
-def test_an_edited_file_is_seen_at_once(disk: Path, parses: list[Path], tmp_path: Path) -> None:
+@pytest.mark.parametrize("plain", [False, True], ids=["models", "records"])
+def test_an_edited_file_is_seen_at_once(disk: Path, parses: list[Path], tmp_path: Path, plain: bool) -> None:
+    """A ruling's records go stale with the files as the models do: never a stale ruling."""
     folder = copy_ruleset(tmp_path)
     loader.load(folder)
+    forget_process()
+    assert loader.load(folder, plain=plain)[0] is not None  # this process holds the entry's copy too
     path = folder / "situations" / "wrong-end.yaml"
     path.write_text(path.read_text(encoding="utf-8").replace("Picked from the wrong end", "Drew from the back"), encoding="utf-8")
     for forget in (False, True):  # this process's copy and the disk entry are both stale
         if forget:
             forget_process()
-        rs, _ = loader.load(folder)
+        rs, _ = loader.load(folder, plain=plain)
         assert rs is not None and rs.situations["wrong-end"].title.startswith("Drew from the back")
     assert parses == [folder, folder]
+
+
+def test_a_ruling_reads_records_that_say_what_the_models_say(disk: Path, parses: list[Path], tmp_path: Path) -> None:
+    """`plain`: the same ruleset from the same entry, as records (no model class named), field for field."""
+    from referee.rules import records
+
+    base = copy_ruleset(tmp_path)
+    folder = copy_ruleset(tmp_path, "amja")
+    cold, _ = loader.load(folder)
+    forget_process()
+    warm, problems = loader.load(folder, plain=True)
+    assert cold is not None and warm is not None and not problems and parses == [folder, base]
+    assert warm.digest == cold.digest and warm.chain == cold.chain and warm.links == cold.links
+    assert isinstance(warm.meta, records.RulesetMeta) and isinstance(warm.scoring, records.Scoring)
+    for sid, sit in cold.situations.items():
+        assert isinstance(warm.situations[sid], records.Situation)
+        assert records.as_dict(warm.situations[sid]) == sit.model_dump(), sid
+    for part in ("meta", "scoring"):
+        assert records.as_dict(getattr(warm, part)) == getattr(cold, part).model_dump()
+    for part in ("sources", "facts"):
+        assert {k: records.as_dict(v) for k, v in getattr(warm, part).items()} == {
+            k: v.model_dump() for k, v in getattr(cold, part).items()}
+    for name in records.SCORING_NUMBERS + ("pie", "unit", "nothing"):
+        assert warm.scoring.number(name) == cold.scoring.number(name), name
 
 
 def test_an_added_or_removed_situation_file_is_seen(disk: Path, tmp_path: Path) -> None:
@@ -133,60 +161,64 @@ class _Planted:
         return (os.system, ("echo planted > planted.txt",))
 
 
-def _planted_entry(entry: Path, where: str) -> None:
-    """Keep the entry's header (stamp, digest: all checks pass) and plant code in its body, with
-    the body's sum recomputed as a planter would."""
-    head, packed = pickle.loads(entry.read_bytes())
+def _planted_entry(entry: Path, where: str, plain: bool = False) -> None:
+    """Keep the entry's header (stamp, digest: all checks pass) and plant code in its body (the
+    models, or the records a ruling reads), with the body's sum recomputed as a planter would."""
+    head, *bodies = pickle.loads(entry.read_bytes())
+    part, sum_key = (1, "records_sum") if plain else (0, "sum")
     if where == "ruleset":
         body = pickle.dumps(_Planted())
     else:
-        state = pickle.loads(packed)
+        state = pickle.loads(bodies[part])
         state["situations"]["wrong-end"] = pickle.dumps(_Planted())
         body = pickle.dumps(state)
-    entry.write_bytes(pickle.dumps(({**head, "sum": cache._sum(body)}, body)))
+    bodies[part] = body
+    entry.write_bytes(pickle.dumps(({**head, sum_key: cache._sum(body)}, *bodies)))
 
 
+@pytest.mark.parametrize("plain", [False, True], ids=["models", "records"])
 def test_a_planted_entry_runs_no_code_and_is_only_a_miss(disk: Path, parses: list[Path], tmp_path: Path,
-                                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    """The cache reads back only the model's own classes and paths: never a function."""
+                                                         monkeypatch: pytest.MonkeyPatch, plain: bool) -> None:
+    """The cache reads back only the model's own classes, their records and paths: never a function."""
     monkeypatch.chdir(tmp_path)
     folder = copy_ruleset(tmp_path)
     cold, _ = loader.load(folder)
     (entry,) = disk.glob("*.ruleset")
-    _planted_entry(entry, "ruleset")
+    _planted_entry(entry, "ruleset", plain)
     forget_process()
-    warm, problems = loader.load(folder)
+    warm, problems = loader.load(folder, plain=plain)
     assert warm is not None and not problems and parses == [folder, folder]
     assert not (tmp_path / "planted.txt").exists()
     same(cold, warm)
 
 
-def _warm_with_planted_situation(disk: Path, tmp_path: Path) -> tuple[Path, Path, loader.Ruleset]:
+def _warm_with_planted_situation(disk: Path, tmp_path: Path, plain: bool = False) -> tuple[Path, Path, loader.Ruleset]:
     folder = copy_ruleset(tmp_path)
     loader.load(folder)
     (entry,) = disk.glob("*.ruleset")
-    _planted_entry(entry, "situation")
+    _planted_entry(entry, "situation", plain)
     forget_process()
-    warm, _ = loader.load(folder)
+    warm, _ = loader.load(folder, plain=plain)
     assert warm is not None
     return folder, entry, warm
 
 
+@pytest.mark.parametrize("plain", [False, True], ids=["models", "records"])
 def test_a_planted_situation_is_one_line_and_the_entry_is_removed(disk: Path, tmp_path: Path,
-                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+                                                                  monkeypatch: pytest.MonkeyPatch, plain: bool) -> None:
     """Situations unpack on first use, after the entry was accepted: a bad one is a clear error
     (never code run, never a traceback), and the next run loads afresh."""
     from referee.errors import RefereeError
 
     monkeypatch.chdir(tmp_path)
-    folder, entry, warm = _warm_with_planted_situation(disk, tmp_path)
+    folder, entry, warm = _warm_with_planted_situation(disk, tmp_path, plain)
     assert warm is not None and isinstance(warm.situations, loader.Lazy)
     assert warm.situations["wrong-wall"] is not None  # the others still unpack
     with pytest.raises(RefereeError, match="damaged ruleset cache entry"):
         warm.situations["wrong-end"]
     assert not entry.exists() and not (tmp_path / "planted.txt").exists()
     forget_process()
-    again, problems = loader.load(folder)
+    again, problems = loader.load(folder, plain=plain)
     assert again is not None and not problems and again.situations["wrong-end"].id == "wrong-end"
 
 
@@ -205,23 +237,27 @@ def test_a_planted_situation_that_cannot_be_removed_says_how_to_get_past_it(disk
         warm.situations["wrong-end"]
 
 
-def _reword(entry: Path, old: bytes, new: bytes) -> None:
+def _reword(entry: Path, old: bytes, new: bytes, times: int = 1) -> None:
     """A damaged disk: bytes inside a pickled text change, and the pickle still reads cleanly."""
     blob = entry.read_bytes()
-    assert blob.count(old) == 1 and len(old) == len(new)
+    assert blob.count(old) == times and len(old) == len(new)
     entry.write_bytes(blob.replace(old, new))
 
 
-def test_a_ruling_text_damaged_on_disk_is_a_miss_not_read_out(disk: Path, parses: list[Path], tmp_path: Path) -> None:
+@pytest.mark.parametrize("plain", [False, True], ids=["models", "records"])
+def test_a_ruling_text_damaged_on_disk_is_a_miss_not_read_out(disk: Path, parses: list[Path], tmp_path: Path,
+                                                              plain: bool) -> None:
+    from referee.rules.records import as_dict
+
     folder = copy_ruleset(tmp_path)
     cold, _ = loader.load(folder)
     said = cold.situations["blind-pass-peek"].nodes["no_penalty"]
     (entry,) = disk.glob("*.ruleset")
-    _reword(entry, b"their hand is not dead", b"their hand is now dead")
+    _reword(entry, b"their hand is not dead", b"their hand is now dead", times=2)  # as models and as records
     forget_process()
-    warm, problems = loader.load(folder)
+    warm, problems = loader.load(folder, plain=plain)
     assert warm is not None and not problems and parses == [folder, folder]
-    assert warm.situations["blind-pass-peek"].nodes["no_penalty"] == said
+    assert as_dict(warm.situations["blind-pass-peek"].nodes["no_penalty"]) == said.model_dump()
 
 
 def test_an_answers_entry_damaged_on_disk_is_a_miss(disk: Path, tmp_path: Path) -> None:
@@ -312,8 +348,10 @@ def test_an_answers_file_is_validated_once_per_content(disk: Path, tmp_path: Pat
     path = tmp_path / "case.yaml"
     path.write_text(ANSWERS, encoding="utf-8")
     validated: list[str] = []
-    real = scenarios.validate
-    monkeypatch.setattr(scenarios, "validate", lambda cls, doc: validated.append(doc.path) or real(cls, doc))
+    from referee.rules import reading
+
+    real = reading.validate
+    monkeypatch.setattr(reading, "validate", lambda cls, doc: validated.append(doc.path) or real(cls, doc))
     first = scenarios.load_file(path)
     second = scenarios.load_file(path)
     assert second.data == first.data and len(validated) == 1

@@ -219,3 +219,15 @@ def _run_imports(args: list[str]) -> tuple[set[str], str]:
     p = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert p.returncode == 0, p.stderr
     return set(p.stderr.rsplit("MODULES ", 1)[1].split()), p.stdout
+
+
+def test_a_cached_ruling_builds_no_model_class() -> None:
+    """Issue 28: a cached ruling reads the ruleset and the answers file as records, so neither the
+    models (pydantic classes, about a tenth of its start-up) nor the YAML reading half of the
+    loader is imported, for an answers file as for answers typed."""
+    answers = str(ROOT / "scenarios" / "nmjl" / "blind-pass-peek" / "peeked-first-left.yaml")
+    for args in (["--answers", answers], ["blind-pass-peek", "-a", "bpp_saw_face=yes", "-s", "peeker=West"]):
+        mods, report = _ruling_imports(*args)
+        assert "referee.ruling.engine" in mods and "referee.rules.records" in mods  # a real ruling, from records
+        built = sorted({"referee.rules.model", "referee.rules.reading"} & mods)
+        assert not built, f"referee rule {' '.join(args)} imports {built}:\n{_importers(report, built)}"

@@ -162,11 +162,13 @@ def _situation_for(rs: object, words: str) -> str:
 @guarded
 def rulesets(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
     """The rulesets referee can find (shipped, and folders named in REFEREE_RULESETS)."""
+    from ..rules.cache import same_files
     from ..rules.loader import available, load
 
     rows = []
-    for rid, folder in available().items():
-        rs, problems = load(folder)
+    with same_files():  # one listing: nmjl's files are hashed once, not once for each overlay
+        loaded = {rid: (folder, *load(folder, plain=True)) for rid, folder in available().items()}  # read only: records will do
+    for rid, (folder, rs, problems) in loaded.items():
         rows.append({
             "id": rid,
             "title": rs.meta.title if rs else "(does not load; run referee check)",

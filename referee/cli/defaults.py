@@ -32,11 +32,12 @@ def event_default(saved: Any = None) -> tuple[str | None, str]:
 
 
 def check_default(name: str, where: str) -> Any:
-    """The event's ruleset, loaded; an unknown one names where it was set, not the command."""
+    """The event's ruleset, loaded (as records where the cache has it: only its id and hash are
+    read); an unknown one names where it was set, not the command."""
     from ..rules.loader import load_strict
 
     try:
-        return load_strict(name)
+        return load_strict(name, plain=True)
     except UsageError as exc:
         setting = "REFEREE_RULESET" if where == "REFEREE_RULESET" else "'referee log event --ruleset'"
         raise UsageError(f"{exc.message} (the default ruleset set by {setting}; -r RULESET overrides it)") from None

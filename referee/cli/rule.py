@@ -95,7 +95,7 @@ def _pick_situation(rs: Any, words: str | None, no_input: bool, shown_for: list[
 
 def _list_all(sits: list[Any]) -> list[Any]:
     """Every situation, numbered, by phase of the game; returns them in the numbered order."""
-    from ..rules.model import PHASES
+    from ..rules.records import PHASES
 
     ordered = sorted(sits, key=lambda s: (PHASES.index(s.phase), s.title.lower()))
     phase = None
@@ -155,7 +155,7 @@ TILES_SAID = [False]  # ... and so is the line offering to answer from the card'
 
 def _options(d: Any) -> list[str]:
     """The values the prompt numbers, in the order it numbers them (and `show` lists them)."""
-    from ..rules.model import SEATS
+    from ..rules.records import SEATS
 
     if d.type == "choice":
         return list(d.choices or {})
@@ -498,10 +498,10 @@ def rule(
     if default and ruleset is None and (sc is None or not sc.data.ruleset and sc.ruleset == default):
         check_default(default, where)
     if sc is not None and situation is None:
-        rs = ruleset_of(sc, ruleset)  # a wrong ruleset or situation in the file is placed in the file
+        rs = ruleset_of(sc, ruleset, plain=True)  # a wrong ruleset or situation in the file is placed in the file
         situation = sc.situation
     else:
-        rs = load_strict(ruleset or (sc.ruleset if sc else default or "nmjl"))
+        rs = load_strict(ruleset or (sc.ruleset if sc else default or "nmjl"), plain=True)  # read only: records will do
     if default and (ruleset is not None or (sc is not None and sc.ruleset != default)):
         other = differs(rs, default, where)
         if other:  # a recorded ruling is made under the event's rules; practice may differ

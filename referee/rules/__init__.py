@@ -1,10 +1,11 @@
 """The rules: what a ruleset may say, and how it is read from its YAML files.
 
 A ruleset is a folder (`ruleset.yaml`, `facts.yaml`, `situations/*.yaml`, optionally extending
-another). `loader.load` finds it (`folders`), reads each file with the place of every value
-(`files`, `yamlload`), validates it against the model (`model`), merges overlays and hands back
-a `ruleset.Ruleset`. `cache` keeps a validated ruleset between runs as plain pickled data, so a
-warm ruling neither parses YAML nor imports PyYAML.
+another). `loader.load` finds it (`folders`); on a miss in the cache it reads each file with the
+place of every value (`files`, `yamlload`), validates it against the model (`model`) and merges
+overlays (`reading`), and hands back a `ruleset.Ruleset`. `cache` keeps a validated ruleset
+between runs, as models and as plain records (`records`, the same fields without pydantic), so a
+warm ruling neither parses YAML nor imports PyYAML, and builds no model class.
 
 Called by everything that rules, prints, checks or serves. It must never import `ruling`,
 `search`, `lint`, `cards`, `store`, `handouts`, `diff`, `quiz`, `house`, `web` or `cli`: the

@@ -7,7 +7,10 @@ code (referee version and the source of the modules that shape the pickled data)
 still hashes to the sum written beside it; anything else, including a corrupt file, is a miss
 and the ruleset is loaded and validated afresh.
 Entries are pickles read back through an allow-list (`_DataOnly`): they can rebuild the
-model's own classes and paths and nothing else, so even a planted entry runs no code.
+model's own classes, their records (`records`) and paths and nothing else, so even a planted
+entry runs no code. An entry holds the ruleset twice, as models and as records, each with its own
+sum: a ruling asks for the records (`plain`), so it neither imports pydantic's model machinery nor
+builds the model classes; everything else (the lint, the handouts, an overlay's base) gets models.
 
 Entries live in the user's cache folder (`REFEREE_CACHE_DIR`, else `$XDG_CACHE_HOME/referee`,
 else `~/.cache/referee`), never in the repository; `REFEREE_NO_CACHE=1` turns the disk cache off.
@@ -36,13 +39,15 @@ from typing import Any
 from .. import __version__
 from .cachefiles import _not_foreign, folder, make_private, owned_alone, read_entry, write_whole  # noqa: F401 (kept here for callers)
 from ..errors import RefereeError
+from . import records
 from .folders import content_digest, locate
 from .ruleset import Lazy, Origin, Ruleset
 
 _ORIGINS = ("fact_origin", "situation_origin", "node_origin", "field_origin")
-_SHAPING = ("model.py", "loader.py", "yamlload.py", "files.py", "cache.py", "ruleset.py", "folders.py")  # modules whose change alters an entry
+_SHAPING = ("model.py", "records.py", "loader.py", "reading.py", "yamlload.py", "files.py", "cache.py", "ruleset.py",
+            "folders.py")  # modules whose change alters an entry
 
-_MEMORY: dict[tuple[Path, str], Ruleset] = {}
+_MEMORY: dict[tuple[Path, str, bool], Ruleset] = {}
 _stamp: str | None = None
 
 
@@ -63,6 +68,11 @@ def stamp() -> str:
 def _memory_key(ruleset_folder: Path) -> tuple[Path, str]:
     # REFEREE_RULESETS decides which folder an `extends` names, so it is part of every key.
     return ruleset_folder, os.environ.get("REFEREE_RULESETS", "")
+
+
+def _held(ruleset_folder: Path, plain: bool) -> tuple[Path, str, bool]:
+    """The key of this process's copy: as models, or as records (`plain`)."""
+    return (*_memory_key(ruleset_folder), plain)
 
 
 _install: str | None = None
@@ -87,6 +97,30 @@ def _entry_path(where: Path, ruleset_folder: Path) -> Path:
     return where / _named("\0".join(map(str, _memory_key(ruleset_folder))), ".ruleset")
 
 
+class same_files:
+    """`with same_files():` each folder's files are hashed once inside the block, for a command
+    that loads many rulesets at one moment (`referee rulesets`: every overlay of nmjl would hash
+    nmjl's files again). Outside such a block every load hashes every file, as it must."""
+
+    def __enter__(self) -> None:
+        _DIGESTS.append({})
+
+    def __exit__(self, *exc: object) -> None:
+        _DIGESTS.pop()
+
+
+_DIGESTS: list[dict[tuple[Path, str], str | None]] = []
+
+
+def _digest(here: Path, seen: str) -> str | None:
+    if not _DIGESTS:
+        return content_digest(here, seen)
+    known = _DIGESTS[-1]
+    if (here, seen) not in known:
+        known[(here, seen)] = content_digest(here, seen)
+    return known[(here, seen)]
+
+
 def _current(links: list[tuple[str, str | None]], digest: str) -> bool:
     """Do the files on disk still hash to `digest`, with every `extends` naming the same folder?"""
     seen = ""
@@ -98,16 +132,17 @@ def _current(links: list[tuple[str, str | None]], digest: str) -> bool:
                     return False
             except RefereeError:
                 return False
-        got = content_digest(here, seen)
+        got = _digest(here, seen)
         if got is None:
             return False
         seen = got
     return seen == digest
 
 
-def fetch(ruleset_folder: Path) -> Ruleset | None:
-    """The validated ruleset for this folder if its files are unchanged, else None."""
-    known = _MEMORY.get(_memory_key(ruleset_folder))
+def fetch(ruleset_folder: Path, plain: bool = False) -> Ruleset | None:
+    """The validated ruleset for this folder if its files are unchanged, else None. `plain`: its
+    parts as records (`records`), read without the model classes; else as models."""
+    known = _MEMORY.get(_held(ruleset_folder, plain))
     if known is not None and _current(known.links, known.digest):
         return known
     where = folder()
@@ -118,22 +153,23 @@ def fetch(ruleset_folder: Path) -> Ruleset | None:
     if blob is None:
         return None
     try:
-        head, packed = _loads(blob)
-        if head["stamp"] != stamp() or head["sum"] != _sum(packed) or head["key"] != list(_memory_key(ruleset_folder)):
+        head, packed, recorded = _loads(blob)
+        body, sum_key = (recorded, "records_sum") if plain else (packed, "sum")
+        if head["stamp"] != stamp() or head[sum_key] != _sum(body) or head["key"] != list(_memory_key(ruleset_folder)):
             return None  # the key: an entry copied from another folder's ruleset is no entry for this one
         if not _current(head["links"], head["digest"]):
             return None
-        rs = _unpack(packed, entry)
+        rs = _unpack(body, entry, plain)
     except Exception:  # a corrupt or foreign entry is only a miss; it is rewritten after the load
         return None
-    _MEMORY[_memory_key(ruleset_folder)] = rs
+    _MEMORY[_held(ruleset_folder, plain)] = rs
     _used(entry)
     return rs
 
 
 def store(rs: Ruleset) -> None:
     """Remember a ruleset that loaded without problems; a cache that cannot be written is skipped."""
-    _MEMORY[_memory_key(rs.folder)] = rs
+    _MEMORY[_held(rs.folder, False)] = rs
     where = folder()
     if where is None:
         return
@@ -146,12 +182,12 @@ def store(rs: Ruleset) -> None:
                              "the ruleset is read afresh each time until it is removed\n")
         return
     try:
-        packed = _pack(rs)
+        packed, recorded = _pack(rs), _pack(rs, as_records=True)
         head = {"stamp": stamp(), "key": list(_memory_key(rs.folder)), "links": rs.links, "digest": rs.digest,
-                "sum": _sum(packed)}
-        write_whole(entry, pickle.dumps((head, packed), protocol=pickle.HIGHEST_PROTOCOL))
+                "sum": _sum(packed), "records_sum": _sum(recorded)}
+        write_whole(entry, pickle.dumps((head, packed, recorded), protocol=pickle.HIGHEST_PROTOCOL))
         _evict(where, ".ruleset", MAX_RULESETS)
-    except (OSError, pickle.PicklingError):
+    except (OSError, pickle.PicklingError, TypeError):  # TypeError: a model without its record
         pass
 
 
@@ -207,7 +243,8 @@ def _file_entry(where: Path, path: Path) -> Path:
 
 
 def fetch_file(path: Path, raw: bytes) -> Any | None:
-    """The validated model of an answers or scenario file whose bytes are exactly `raw`, or None."""
+    """An answers or scenario file whose bytes are exactly `raw`, validated before, as records
+    (`records.Answers`: read like the model), or None."""
     where = folder()
     if where is None:
         return None
@@ -220,19 +257,20 @@ def fetch_file(path: Path, raw: bytes) -> Any | None:
         return None
 
 
-def store_file(path: Path, raw: bytes, model: Any) -> None:
-    """Remember a file's validated model under the digest of its bytes; skipped when unwritable."""
+def store_file(path: Path, raw: bytes, data: Any) -> None:
+    """Remember a file's validated data (a model or its records) under the digest of its bytes;
+    skipped when unwritable."""
     where = folder()
     if where is None:
         return
     try:
-        packed = pickle.dumps(model)
+        packed = pickle.dumps(records.of(data), protocol=pickle.HIGHEST_PROTOCOL)
         head = {"stamp": stamp(), "digest": hashlib.sha256(raw).hexdigest(), "sum": _sum(packed)}
         write_whole(_file_entry(where, path), pickle.dumps((head, packed), protocol=pickle.HIGHEST_PROTOCOL))
         _FILE_WRITES[0] += 1
         if _FILE_WRITES[0] % EVICT_EVERY == 1:  # the first write of a run, then every 64th
             _evict(where / "files", ".answers", MAX_FILES)
-    except (OSError, pickle.PicklingError):
+    except (OSError, pickle.PicklingError, TypeError):  # TypeError: a model without its record
         pass
 
 
@@ -242,9 +280,9 @@ def _sum(packed: bytes) -> str:
     return hashlib.sha256(packed).hexdigest()
 
 
-# What an entry may name: the ruleset's own model classes and paths. Pickle can otherwise call
-# any importable function while it reads; with this list an entry can only rebuild data, so a
-# planted or damaged file in the cache folder is a miss, never code run.
+# What an entry may name: the ruleset's own model classes, their records and paths. Pickle can
+# otherwise call any importable function while it reads; with this list an entry can only rebuild
+# data, so a planted or damaged file in the cache folder is a miss, never code run.
 _PATHS = {"PosixPath", "WindowsPath", "PurePosixPath", "PureWindowsPath"}
 
 
@@ -252,6 +290,8 @@ class _DataOnly(pickle.Unpickler):
     def find_class(self, module: str, name: str) -> Any:
         if module == "pathlib" and name in _PATHS:
             return super().find_class(module, name)
+        if module == "referee.rules.records" and name in records.KINDS:
+            return records.KINDS[name]
         if module == "referee.rules.model":
             from . import model
 
@@ -265,9 +305,13 @@ def _loads(blob: bytes) -> Any:
     return _DataOnly(io.BytesIO(blob)).load()
 
 
-def _pack(rs: Ruleset) -> bytes:
-    state: dict[str, Any] = {k: getattr(rs, k) for k, f in rs.__dataclass_fields__.items() if f.init}
-    state["situations"] = {sid: pickle.dumps(s, pickle.HIGHEST_PROTOCOL) for sid, s in rs.situations.items()}
+def _pack(rs: Ruleset, as_records: bool = False) -> bytes:
+    parts = records.of if as_records else (lambda value: value)
+    state: dict[str, Any] = {k: parts(getattr(rs, k)) for k, f in rs.__dataclass_fields__.items() if f.init}
+    state["folder"] = str(rs.folder)  # a path unpickles slowly (pathlib parses it again)
+    state["situations"] = {sid: pickle.dumps(parts(s), pickle.HIGHEST_PROTOCOL) for sid, s in rs.situations.items()}
+    if as_records:  # a ruling reads the two or three sources it cites; `rulesets` reads none
+        state["sources"] = {key: pickle.dumps(parts(s), pickle.HIGHEST_PROTOCOL) for key, s in rs.sources.items()}
     for name in _ORIGINS:
         origins = {key: (o.path, o.loc) for key, o in getattr(rs, name).items()}
         state[name] = pickle.dumps(origins, protocol=pickle.HIGHEST_PROTOCOL)
@@ -293,7 +337,7 @@ def _unpacker(entry: Path) -> Callable[[bytes], Any]:
     return build
 
 
-def _unpack(packed: bytes, entry: Path) -> Ruleset:
+def _unpack(packed: bytes, entry: Path, plain: bool = False) -> Ruleset:
     enabled = gc.isenabled()
     gc.disable()  # unpickling builds many objects and no cycles; collecting meanwhile only costs time
     try:
@@ -304,6 +348,9 @@ def _unpack(packed: bytes, entry: Path) -> Ruleset:
     docs: dict[str, Any] = {}
     unpack = _unpacker(entry)
     state["situations"] = Lazy(state["situations"], unpack)
+    state["folder"] = Path(state["folder"])
+    if plain:
+        state["sources"] = Lazy(state["sources"], unpack)
     for name in _ORIGINS:
         state[name] = _Later(state[name], unpack, docs)
     if state["meta_origin"] is not None:

@@ -10,15 +10,8 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, field_validator, model_validator
 
-SEATS: tuple[str, ...] = ("East", "South", "West", "North")
-GROUPS: dict[str, str] = {
-    "others": "each other player",
-    "active": "each active player",
-}
-PHASES = ("deal", "charleston", "play", "claiming", "joker", "mahjong", "dead", "end")
-GAME_STATES = ("continues", "ends", "replay", "redeal")
-BETTOR = "Bettor"  # a fifth player who bets on a seat; she pays and collects beside the four seats
-WALL_BET = "wall"  # a fifth player's bet on a wall game rather than on a seat
+from .records import (BETTOR, GAME_STATES, GROUPS, PHASES, SEATS, WALL_BET, CiteKind, GotoKind,  # noqa: F401 (the game's constants, named here too)
+                      GotoNodeKind, QuestionNodeKind, RulingNodeKind, ScoringKind)
 
 FACT_ID = r"^[a-z][a-z0-9_]*$"
 SITUATION_ID = r"^[a-z][a-z0-9-]*$"
@@ -88,7 +81,7 @@ class SheetNumbers(Strict):
     penalties: dict[str, int] = Field(default_factory=_no_entries, description="Named points, as in scoring's `penalties`")
 
 
-class Scoring(Strict):
+class Scoring(ScoringKind, Strict):
     kind: Literal["money", "points"] = Field("money", description="Money games pay between players; tournaments score points")
     unit: str = Field("cents", description="What amounts count: cents, points")
     lowest_hand: int = Field(25, ge=0, description="Value of the lowest hand on the current card (L)")
@@ -126,13 +119,6 @@ class Scoring(Strict):
             if not re.match(FACT_ID, name) or name in Scoring.model_fields:
                 raise ValueError(f"penalty name {name!r} must be lower-case letters, digits and '_', and not a scoring key")
         return value
-
-    def number(self, name: str) -> int | None:
-        """A scoring number or a named penalty, by the name a ruling gives it; None when it is neither."""
-        if name in self.penalties:
-            return self.penalties[name]
-        field = type(self).model_fields.get(name)
-        return int(getattr(self, name)) if field is not None and field.annotation is int else None
 
 
 
@@ -260,12 +246,9 @@ def _role_text(value: Any) -> Any:
     return value
 
 
-class Cite(Strict):
+class Cite(CiteKind, Strict):
     source: str = Field(description="A key of the ruleset's sources")
     section: str = Field("", description="Section or heading within the source")
-
-    def __str__(self) -> str:
-        return f"{self.source}, {self.section}" if self.section else self.source
 
 
 def _parse_cite(value: Any) -> Any:
@@ -383,7 +366,7 @@ class Ruling(Strict):
         return _parse_cites(value)
 
 
-class Goto(Strict):
+class Goto(GotoKind, Strict):
     goto: str = Field(description="Id of the situation to continue in")
     at: str | None = Field(None, description="Node to start at (default: its start)")
     bind: dict[str, str] = Field(default_factory=_no_entries, description="Role there -> the role here that is the same seat (declarer: caller)")
@@ -394,30 +377,19 @@ class Goto(Strict):
 Target = Union[str, Goto]
 
 
-class QuestionNode(Strict):
+class QuestionNode(QuestionNodeKind, Strict):
     ask: str = Field(pattern=FACT_ID, description="The fact this node asks")
     yes: Target | None = None
     no: Target | None = None
     when: dict[str, Target] | None = Field(None, description="For a choice fact: value -> next node")
     else_: Target | None = Field(None, alias="else", description="For a choice fact: any value not in 'when'")
 
-    def branches(self) -> list[tuple[str, Target]]:
-        out: list[tuple[str, Target]] = []
-        if self.yes is not None:
-            out.append(("yes", self.yes))
-        if self.no is not None:
-            out.append(("no", self.no))
-        out.extend((self.when or {}).items())
-        if self.else_ is not None:
-            out.append(("else", self.else_))
-        return out
 
-
-class RulingNode(Strict):
+class RulingNode(RulingNodeKind, Strict):
     ruling: Ruling
 
 
-class GotoNode(Strict):
+class GotoNode(GotoNodeKind, Strict):
     goto: str = Field(description="Id of the situation to continue in")
     at: str | None = None
     bind: dict[str, str] = Field(default_factory=_no_entries, description="Role there -> the role here that is the same seat")

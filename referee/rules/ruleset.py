@@ -8,11 +8,13 @@ import difflib
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from . import model as m
 from ..errors import LoadError, Place, UsageError
 from .files import Document, Loc
+
+if TYPE_CHECKING:  # a ruleset from the cache may hold records (`records`) in place of the models
+    from . import model as m
 
 
 class Origin:

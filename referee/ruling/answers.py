@@ -2,10 +2,13 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError
-from ..rules.model import BETTOR, SEATS, FactDef
+from ..rules.records import BETTOR, SEATS
+
+if TYPE_CHECKING:
+    from ..rules.model import FactDef
 
 YES = {"yes", "y", "true", "t", "1"}
 NO = {"no", "n", "false", "f", "0"}
@@ -21,6 +24,8 @@ def __getattr__(name: str) -> FactDef:
     if name != "CARD_VALUE":
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     if name not in _BUILT:
+        from ..rules.model import FactDef
+
         _BUILT[name] = FactDef.model_construct(type="number", ask="Card value of the hand", min=20, max=200, multiple_of=5)
     return _BUILT[name]
 

@@ -7,11 +7,14 @@ which ruling applies and what it still needs; `outcome` builds what that ruling 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..rules import model as m
+from ..rules import records as k
 from ..errors import RefereeError, UsageError
-from ..rules.loader import Ruleset
+from ..rules.ruleset import Ruleset
+
+if TYPE_CHECKING:  # a ruleset holds models, or records read the same way (`records`)
+    from ..rules import model as m
 from .outcome import PLACEHOLDER, SCORING_NUMBERS, Carry, Outcome, Step, build_outcome, carry_amounts
 
 MAX_STEPS = 500  # far beyond any real tree; guards a cycle the lint would have reported
@@ -71,11 +74,11 @@ def walk(rs: Ruleset, sid: str, facts: dict[str, Any]) -> Question | Reached:
             raise RefereeError(f"ruleset '{rs.id}': '{cur}' has no node '{nid}' (run 'referee check')")
         node = sit.nodes[nid]
         target: m.Target | None
-        if isinstance(node, m.RulingNode):
+        if isinstance(node, k.RulingNodeKind):
             if node.ruling.then is None:
                 return Reached(cur, nid, path, carry)
             target = carry.passing(cur, nid, node.ruling)  # the case goes on: a goto after a ruling
-        elif isinstance(node, m.GotoNode):
+        elif isinstance(node, k.GotoNodeKind):
             target = node.target()
         else:
             fact = node.ask
@@ -88,7 +91,7 @@ def walk(rs: Ruleset, sid: str, facts: dict[str, Any]) -> Question | Reached:
             target = branch(node, facts[fact])
             if target is None:
                 raise UsageError(f"{fact}: '{facts[fact]}' leads nowhere in '{cur}' (run 'referee check')")
-        if isinstance(target, m.Goto):
+        if isinstance(target, k.GotoKind):
             carry.follow(target, cur)
             for name, value in target.set.items():
                 facts.setdefault(name, value)
@@ -131,7 +134,7 @@ def _names_of(ruling: m.Ruling) -> list[str]:
         names += [s.winner] + ([s.discarder] if s.discarder else []) + [s.value]
         if s.how != "joker-exchange":  # the joker she took is in her hand: never jokerless
             names.append("jokerless")
-        if s.bettor and s.bettor != m.WALL_BET:
+        if s.bettor and s.bettor != k.WALL_BET:
             names.append(s.bettor)
     for a in ruling.points:
         names += [a.to] + ([a.of] if a.of else [])
@@ -139,7 +142,7 @@ def _names_of(ruling: m.Ruling) -> list[str]:
         names += PLACEHOLDER.findall(text)
     seen: list[str] = []
     for n in names:
-        if n not in seen and n not in m.GROUPS and n not in SCORING_NUMBERS:
+        if n not in seen and n not in k.GROUPS and n not in SCORING_NUMBERS:
             seen.append(n)
     return seen
 
@@ -221,7 +224,7 @@ def _at_leaf(rs: Ruleset, reached: Reached, facts: dict[str, Any]) -> _AtLeaf:
         if here not in facts and facts.get(there) is not None:
             facts = {**facts, here: facts[there]}  # answered under the name the goto's target uses
     node = rs.situations[reached.situation].nodes[reached.node]
-    assert isinstance(node, m.RulingNode)
+    assert isinstance(node, k.RulingNodeKind)
     needed: list[tuple[str, m.FactDef]] = []
     for sid, ruling, carry in [*_passed(rs, reached), (reached.situation, node.ruling, reached.carry)]:
         for name, definition in details(rs, sid, ruling, facts, carry):
@@ -235,7 +238,7 @@ def _passed(rs: Ruleset, reached: Reached) -> list[tuple[str, m.Ruling, Carry]]:
     out = []
     for sid, nid, carry in reached.carry.passed:
         node = rs.situations[sid].nodes[nid]
-        assert isinstance(node, m.RulingNode)
+        assert isinstance(node, k.RulingNodeKind)
         out.append((sid, node.ruling, carry))
     return out
 

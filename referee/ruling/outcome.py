@@ -8,17 +8,18 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..rules import model as m
+from ..rules import records as k
 from ..errors import UsageError
-from ..rules.loader import Ruleset
+from ..rules.records import SCORING_NUMBERS  # noqa: F401 (lowest_hand, wall_game_points ...: numbers a ruling may name in `of:` or `{...}`)
+from ..rules.ruleset import Ruleset
 from .scoring import Party, Payment, points as score_points, standard
 
 PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9_]*)\}")
-SCORING_NUMBERS = tuple(
-    name for name, f in m.Scoring.model_fields.items() if f.annotation in (int, "int")
-)  # lowest_hand, wall_game_points ...: numbers a ruling may name in `of:` or `{...}`
+
+if TYPE_CHECKING:  # a ruleset holds models, or records read the same way (`records`)
+    from ..rules import model as m
 
 
 @dataclass(frozen=True)
@@ -84,7 +85,7 @@ class Carry:
         self.passed.append((sid, nid, Carry(dict(self.alias), list(self.dead))))
         for role in ruling.dead:
             entry = self.source(role, sid)
-            if role not in m.GROUPS and entry not in self.dead:
+            if role not in k.GROUPS and entry not in self.dead:
                 self.dead.append(entry)
         return ruling.then
 
@@ -173,7 +174,7 @@ def _expand(group: str, other: list[Party], dead: set[str | None], b: _Binder,
     if any(s is None for s in anchor):
         return [Party(group)]
     skip = set(anchor) | (dead if group == "active" else set())
-    return [Party(group, s, b.players.get(s)) for s in m.SEATS if s not in skip]
+    return [Party(group, s, b.players.get(s)) for s in k.SEATS if s not in skip]
 
 
 def _open_active(other: list[Party], dead: list[Party], b: _Binder) -> Party:
@@ -181,7 +182,7 @@ def _open_active(other: list[Party], dead: list[Party], b: _Binder) -> Party:
     for three seats ('each active player' was read aloud when one was left). A role that is a
     fixed number of seats ('the two exposers') counts as that many."""
     roles = {p.role for p in dead} | {p.role for p in other}
-    return Party("active", open_as="the active player" if sum(map(b.seat_count, roles)) == len(m.SEATS) - 1 else "")
+    return Party("active", open_as="the active player" if sum(map(b.seat_count, roles)) == len(k.SEATS) - 1 else "")
 
 
 def build_outcome(
@@ -191,7 +192,7 @@ def build_outcome(
     carry = carry or Carry()
     b = _Binder(rs, sid, facts, players, carry)
     dead: list[Party] = []
-    named = [role for role in [*ruling.dead, *(name for name, _ in carry.dead)] if role not in m.GROUPS]
+    named = [role for role in [*ruling.dead, *(name for name, _ in carry.dead)] if role not in k.GROUPS]
     for role in named:
         for p in b.parties(role):
             if p.seat is None or all(p.seat != d.seat for d in dead):
@@ -201,8 +202,8 @@ def build_outcome(
     dead_seats: set[str | None] = {p.seat for p in dead}
     payments: list[Payment] = []
     for t in ruling.pay:
-        payers = b.parties(t.from_) if t.from_ not in m.GROUPS else None
-        payees = b.parties(t.to) if t.to not in m.GROUPS else None
+        payers = b.parties(t.from_) if t.from_ not in k.GROUPS else None
+        payees = b.parties(t.to) if t.to not in k.GROUPS else None
         if payers is None:
             payers = _expand(t.from_, payees or [], dead_seats, b, dead)
         if payees is None:
@@ -227,7 +228,7 @@ def build_outcome(
     elif ruling.settle:
         payments += _settle(rs, ruling.settle, b, settle_lines, dead_seats, house_said)
     for a in ruling.points:
-        targets = b.parties(a.to) if a.to not in m.GROUPS else _expand(a.to, [], dead_seats, b)
+        targets = b.parties(a.to) if a.to not in k.GROUPS else _expand(a.to, [], dead_seats, b)
         base = b.number(a.of) if a.of else a.points
         value = base * a.times if base is not None else None
         for party in targets:
@@ -284,8 +285,8 @@ def _too_few_live(ruling: m.Ruling, dead: list[Party], carry: Carry, b: _Binder)
     seats = [p.seat for p in dead if p.seat]
     if not carry.dead or ruling.game == "replay" or len(seats) < 3 or len(seats) < len(dead):
         return []
-    before = sorted({p.seat for role, where in carry.dead for p in b.parties(role) if p.seat}, key=m.SEATS.index)
-    live = [s for s in m.SEATS if s not in seats]
+    before = sorted({p.seat for role, where in carry.dead for p in b.parties(role) if p.seat}, key=k.SEATS.index)
+    live = [s for s in k.SEATS if s not in seats]
     left = f"only {live[0]} is left live" if live else "no hand is left live"
     return [f"{_and(seats)} are dead ({_and(before)} already before this ruling), so {left}. "
             "The ruling above is written for a table whose other hands are live, and no source covers "
@@ -322,7 +323,7 @@ def _settle(rs: Ruleset, s: m.Settle, b: _Binder, lines: list[str], dead: set[st
              "pie_out": [*_seats(b.facts.get("pie_out")),
                          *(p.seat for role in s.exempt for p in b.parties(role)[:1] if p.seat)]}
     dead_losers = sorted(d for d in (dead or set()) if d and d not in (winner.seat, discarder.seat if discarder else None))
-    bet_on = s.bettor if s.bettor in (None, m.WALL_BET) else b.parties(s.bettor)[0].seat
+    bet_on = s.bettor if s.bettor in (None, k.WALL_BET) else b.parties(s.bettor)[0].seat
     if winner.seat and (discarder is None or discarder.seat) and value is not None and (s.bettor is None or bet_on):
         result = standard(rs.scoring, winner=winner.seat, how=s.how, value=value,
                           discarder=discarder.seat if discarder else None,
@@ -341,7 +342,7 @@ def _settle(rs: Ruleset, s: m.Settle, b: _Binder, lines: list[str], dead: set[st
     if doubles:
         factor *= sc.dice_doubles_times
     v = "the hand value" if value is None else str(value)
-    if s.bettor == m.WALL_BET:
+    if s.bettor == k.WALL_BET:
         lines.append("The bettor, who bet on a wall game, pays the winner what a player who did not discard pays.")
     elif s.bettor:
         lines.append(b.fill("The bettor pays or collects exactly what {" + s.bettor + "} pays or collects."))

@@ -236,7 +236,7 @@ def _in_words(rs: Ruleset, sid: str, text: str) -> str:
 
 def _who_words(rs: Ruleset, sid: str, role: str) -> str:
     """A role as the rulings name it while its seat is open: 'the picker', 'each other player'."""
-    from ..rules.model import GROUPS
+    from ..rules.records import GROUPS
 
     if role in GROUPS:
         return "every other hand"
@@ -272,7 +272,7 @@ def tree_lines(rs: Ruleset, sid: str) -> list[str]:
     declarer'). A question names its fact as `-a` does ("tile_racked="); a node's id closes its
     line in brackets ("[node racked]"), for an overlay's `patch:`. A question or ruling two
     branches share is printed once and pointed back to."""
-    from ..rules import model as m
+    from ..rules import records as k
 
     sit = rs.situation(sid)
     out = [f"{sit.id}: {sit.title}", f"  {sit.summary}", ""]
@@ -293,18 +293,18 @@ def tree_lines(rs: Ruleset, sid: str) -> list[str]:
         if n is None:
             out.append(f"{prefix}?? missing node '{nid}'")
             continue
-        if isinstance(n, m.GotoNode):
+        if isinstance(n, k.GotoNodeKind):
             out.append(f"{prefix}{_goto_words(rs, n.goto)}  [node {nid}]")
             continue
         if nid in seen:  # printed once in full; here pointed back to
-            if isinstance(n, m.RulingNode):
+            if isinstance(n, k.RulingNodeKind):
                 out.append(f"{prefix}{n.ruling.id}, as above  [node {nid}]")
             else:
                 fact = rs.fact(n.ask, sid)
                 out.append(f"{prefix}? {fact.ask if fact else n.ask} (as above)  {n.ask}=  [node {nid}]")
             continue
         seen.add(nid)
-        if isinstance(n, m.RulingNode):
+        if isinstance(n, k.RulingNodeKind):
             r = n.ruling
             dead = f" · dead: {', '.join(_who_words(rs, sid, d) for d in r.dead)}" if r.dead else ""
             says = " ".join(_in_words(rs, sid, r.says).split())
@@ -319,7 +319,7 @@ def tree_lines(rs: Ruleset, sid: str) -> list[str]:
         later: list[tuple[str, str, str] | str] = []
         for value, target in _prompt_order(fact, list(n.branches())):
             words = _answer_words(fact, value)
-            if isinstance(target, m.Goto):
+            if isinstance(target, k.GotoKind):
                 later.append(f"{inner}  {words}: {_goto_words(rs, target.goto)}")
             else:
                 later.append((target, inner + "  ", words))
@@ -331,7 +331,7 @@ def fact_table(rs: Ruleset, sid: str) -> list[dict[str, Any]]:
     """Every fact a script can answer for this situation (and those it goes on into), in the
     order they are met: its question, the values `-a` takes (in the prompt's order), and when
     it is asked: at a question of the tree, or at a ruling to name a seat or an amount."""
-    from ..rules import model as m
+    from ..rules import records as k
     from .answers import example
     from .engine import details as needs
 
@@ -362,16 +362,16 @@ def fact_table(rs: Ruleset, sid: str) -> list[dict[str, Any]]:
             continue
         seen.add(here)
         for nid, node in sit.nodes.items():
-            if isinstance(node, m.QuestionNode):
+            if isinstance(node, k.QuestionNodeKind):
                 note(node.ask, here, f"question {here}/{nid}")
-                todo += [t.goto for _, t in node.branches() if isinstance(t, m.Goto)]
-            elif isinstance(node, m.GotoNode):
+                todo += [t.goto for _, t in node.branches() if isinstance(t, k.GotoKind)]
+            elif isinstance(node, k.GotoNodeKind):
                 todo.append(node.goto)
-            elif isinstance(node, m.RulingNode):
+            elif isinstance(node, k.RulingNodeKind):
                 always = {name for name, _ in needs(rs, here, node.ruling)}
                 for name, _ in needs(rs, here, node.ruling, {"jokerless": "yes"}):  # some only then
                     note(name, here, f"ruling {node.ruling.id}" + ("" if name in always else " (when jokerless=yes)"))
-                if node.ruling.then and isinstance(node.ruling.then, m.Goto):
+                if node.ruling.then and isinstance(node.ruling.then, k.GotoKind):
                     todo.append(node.ruling.then.goto)
     return list(found.values())
 
@@ -398,7 +398,7 @@ def tree_graph(rs: Ruleset, sid: str, fmt: str) -> str:
     Every name and label from the ruleset is escaped; node ids are ours (n0, g0), never the
     ruleset's, so nothing an author writes can close a string or start a statement.
     """
-    from ..rules import model as m
+    from ..rules import records as k
 
     sit = rs.situation(sid)
     mermaid = fmt == "mermaid"
@@ -419,19 +419,19 @@ def tree_graph(rs: Ruleset, sid: str, fmt: str) -> str:
         lines.append(f"  {a} -->|{esc(label)}| {b}" if mermaid else f'  {a} -> {b} [label="{esc(label)}"];')
 
     for nid, n in sit.nodes.items():
-        if isinstance(n, m.RulingNode):
+        if isinstance(n, k.RulingNodeKind):
             label = f"{n.ruling.id}: game {n.ruling.game}" + (f", dead {', '.join(n.ruling.dead)}" if n.ruling.dead else "")
             box(ids[nid], label, "ruling")
-        elif isinstance(n, m.GotoNode):
+        elif isinstance(n, k.GotoNodeKind):
             box(ids[nid], f"goto {n.goto}", "ruling")
         else:
             fact = rs.fact(n.ask, sid)
             box(ids[nid], fact.ask if fact else n.ask, "question")
     for nid, n in sit.nodes.items():
-        if not isinstance(n, m.QuestionNode):
+        if not isinstance(n, k.QuestionNodeKind):
             continue
         for value, target in n.branches():
-            if isinstance(target, m.Goto):
+            if isinstance(target, k.GotoKind):
                 if target.goto not in gotos:
                     gotos[target.goto] = f"g{len(gotos)}"
                     box(gotos[target.goto], f"goto {target.goto}", "goto")

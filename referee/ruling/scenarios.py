@@ -5,15 +5,19 @@ import difflib
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-from ..rules import model as m
+from ..rules import records as k
 from .answers import example, normalize, players_map
 from .engine import Question, advance
 from .outcome import Outcome
 from ..errors import LoadError, MissingAnswer, Problem, RefereeError, UsageError
 from ..rules.files import Document
-from ..rules.loader import Ruleset, data_dir, load_strict, validate
+from ..rules.loader import data_dir, load_strict
+from ..rules.ruleset import Ruleset
+
+if TYPE_CHECKING:  # an answers file from the cache is records, read the same way (`records`)
+    from ..rules import model as m
 
 
 def situation_fact_names(rs: Ruleset, sid: str) -> set[str]:
@@ -29,16 +33,16 @@ def situation_fact_names(rs: Ruleset, sid: str) -> set[str]:
         names |= set(sit.facts) | set(sit.roles)
         for node in sit.nodes.values():
             jumps: list[m.Target] = []
-            if isinstance(node, m.QuestionNode):
+            if isinstance(node, k.QuestionNodeKind):
                 names.add(node.ask)
                 jumps = [t for _, t in node.branches()]
-            elif isinstance(node, m.GotoNode):
+            elif isinstance(node, k.GotoNodeKind):
                 todo.append(node.goto)
-            elif isinstance(node, m.RulingNode):
+            elif isinstance(node, k.RulingNodeKind):
                 r = node.ruling
                 names |= {x.of for x in [*r.pay, *r.points] if x.of} | ({r.settle.value} if r.settle else set())
                 jumps = [r.then] if r.then else []
-            todo += [t.goto for t in jumps if isinstance(t, m.Goto)]
+            todo += [t.goto for t in jumps if isinstance(t, k.GotoKind)]
     return names
 
 
@@ -135,7 +139,8 @@ def _places_later(text: str, path: str, places: dict) -> None:
 
 
 def load_file(path: Path, fallback: str = "nmjl") -> Scenario:
-    """A scenario or answers file; `fallback` is its ruleset when the file names none."""
+    """A scenario or answers file, its data as records (`records.Answers`, read like the model);
+    `fallback` is its ruleset when the file names none."""
     from ..rules import cache
     from ..rules.files import Document, decode, read_bytes
 
@@ -153,9 +158,13 @@ def load_file(path: Path, fallback: str = "nmjl") -> Scenario:
                 if keys & set(doc.data):
                     raise LoadError([Problem(doc.place(()), f"this is {what}, not a scenario or answers file "
                                              "(ruleset files belong in a folder with its ruleset.yaml)")])
-        data, problems = validate(m.Answers, doc)
-        if data is None:
+        from ..rules import model as m
+        from ..rules.reading import validate
+
+        model, problems = validate(m.Answers, doc)
+        if model is None:
             raise LoadError(problems)
+        data = k.of(model)  # as the cache gives it back: one shape, however the file was read
         cache.store_file(path, raw, data)
     if not data.situation:
         raise LoadError([Problem(doc.place(()), "missing required key 'situation'")])
@@ -203,7 +212,7 @@ def _from_tiles(rs: Ruleset, sc: Scenario, facts: dict[str, Any], card: str | No
         chosen = chosen or card_of(rs, name)
         where = ("hand",) if hand is not None else ("table",)
         sc.tiles = from_tiles(chosen, hand.tiles if hand else None, list(hand.exposed) if hand else None,
-                              table.model_dump() if table is not None else None)
+                              k.as_dict(table) if table is not None else None)
         return sc.tiles.fill(card_facts(rs), facts)
     except UsageError as exc:
         raise LoadError([Problem(sc.doc.place(where), exc.message)]) from None
@@ -257,11 +266,11 @@ def compare(o: Outcome, expect: m.Expect) -> list[str]:
     return out
 
 
-def ruleset_of(sc: Scenario, name: str | None = None) -> Ruleset:
+def ruleset_of(sc: Scenario, name: str | None = None, plain: bool = False) -> Ruleset:
     """The ruleset a file names (or `name`, given on the command line), its situation checked too;
-    an unknown id is an error placed in the file."""
+    an unknown id is an error placed in the file. `plain`: as for `loader.load`."""
     try:
-        rs = load_strict(name or sc.ruleset)
+        rs = load_strict(name or sc.ruleset, plain=plain)
     except UsageError as exc:
         if name:
             raise
@@ -328,7 +337,7 @@ def leaves(rs: Ruleset, own_only: bool = False) -> dict[str, tuple[str, str]]:
     out = {}
     for sid, sit in rs.situations.items():
         for nid, node in sit.nodes.items():
-            if isinstance(node, m.RulingNode):
+            if isinstance(node, k.RulingNodeKind):
                 origin = rs.node_origin.get((sid, nid))
                 if own_only and origin is not None and not Path(origin.path).resolve().is_relative_to(rs.folder):
                     continue

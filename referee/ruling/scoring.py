@@ -3,7 +3,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..rules.model import BETTOR, GROUPS, SEATS, WALL_BET, Scoring
+from typing import TYPE_CHECKING
+
+from ..rules.records import BETTOR, GROUPS, SEATS, WALL_BET
+
+if TYPE_CHECKING:
+    from ..rules.model import Scoring
 
 
 @dataclass(frozen=True)

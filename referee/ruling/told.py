@@ -11,11 +11,13 @@ was found by; the answer is shown as read ("you said: ..."), can be taken back, 
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..errors import UsageError
-from ..rules.model import FactDef
 from .answers import normalize
+
+if TYPE_CHECKING:
+    from ..rules.model import FactDef
 
 _SEAT = r"(east|south|west|north)"
 _NOT = re.compile(r"\b(not|never|no one|nobody|didn'?t|did not|wasn'?t|isn'?t|hasn'?t|hadn'?t)\b[^.;,]{0,25}$")

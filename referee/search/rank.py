@@ -21,10 +21,12 @@ import re
 from bisect import bisect_left
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
-from ..rules.model import Situation
 from .words import RELATED, pieces, runs, tokens
+
+if TYPE_CHECKING:  # a situation is a model, or its record read the same way
+    from ..rules.model import Situation
 
 MAX_TERMS = 64  # distinct query terms considered; more words than this never come from a judge
 K1 = 1.2  # how fast more mentions of a term stop adding (BM25's usual value)
