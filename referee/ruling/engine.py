@@ -6,8 +6,7 @@ which ruling applies and what it still needs; `outcome` builds what that ruling 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..rules import records as k
 from ..errors import RefereeError, UsageError
@@ -25,8 +24,7 @@ UNKNOWN = None  # a detail fact the judge chose to leave open: amounts stay symb
 SYMBOLIC = ("seat", "seats", "number")
 
 
-@dataclass(frozen=True)
-class Question:
+class Question(NamedTuple):  # a NamedTuple, not a frozen dataclass: see errors.Place
     fact: str
     definition: m.FactDef
     situation: str
@@ -45,12 +43,13 @@ def branch(node: m.QuestionNode, value: Any) -> m.Target | None:
     return node.else_
 
 
-@dataclass
 class Reached:
-    situation: str
-    node: str
-    path: list[Step]
-    carry: Carry
+    """The leaf a walk ended at (a plain class: a dataclass costs its definition's compile)."""
+
+    __slots__ = ("situation", "node", "path", "carry")
+
+    def __init__(self, situation: str, node: str, path: list[Step], carry: Carry) -> None:
+        self.situation, self.node, self.path, self.carry = situation, node, path, carry
 
 
 def _node_count(rs: Ruleset) -> int:
@@ -209,12 +208,13 @@ def house_facts(sc: m.Scoring) -> list[str]:
     return [name for name, on in wanted if on]
 
 
-@dataclass
 class _AtLeaf:
-    reached: Reached
-    ruling: m.Ruling
-    facts: dict[str, Any]  # with answers carried across a goto's bind and single-seat roles filled in
-    needed: list[tuple[str, m.FactDef]]
+    __slots__ = ("reached", "ruling", "facts", "needed")
+
+    def __init__(self, reached: Reached, ruling: m.Ruling, facts: dict[str, Any], needed: list[tuple[str, m.FactDef]]) -> None:
+        self.reached, self.ruling = reached, ruling
+        self.facts = facts  # with answers carried across a goto's bind and single-seat roles filled in
+        self.needed = needed
 
 
 def _at_leaf(rs: Ruleset, reached: Reached, facts: dict[str, Any]) -> _AtLeaf:

@@ -7,8 +7,7 @@ outcome of that ruling from the facts. Pure, like the engine.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..rules import records as k
 from ..errors import UsageError
@@ -22,62 +21,64 @@ if TYPE_CHECKING:  # a ruleset holds models, or records read the same way (`reco
     from ..rules import model as m
 
 
-@dataclass(frozen=True)
-class Step:
+class Step(NamedTuple):  # a NamedTuple, not a frozen dataclass: see errors.Place
     situation: str
     node: str
     fact: str
     answer: Any
 
 
-@dataclass(frozen=True)
-class Award:
+class Award(NamedTuple):
     party: Party
     points: int | None
     formula: str
 
 
-@dataclass
 class Outcome:
-    ruleset: Ruleset
-    start: str
-    situation: str
-    node: str
-    ruling: m.Ruling
-    path: list[Step]
-    facts: dict[str, Any]
-    text: str
-    dead: list[Party]
-    payments: list[Payment]
-    awards: list[Award]
-    tiles: list[str]
-    procedure: list[str]
-    notes: list[str]
-    settle_lines: list[str] = field(default_factory=list)
-    other_sources: list[str] = field(default_factory=list)  # what other sources hold: shown apart, after the verdict
-    owed: str = ""  # what is owed in words, where nothing is computed
-    used: list[str] = field(default_factory=list)  # every fact the path or the ruling reads, answered or open
-    before: list["Outcome"] = field(default_factory=list)  # rulings the case went on from (`then`), first first
-    evidence: list[str] = field(default_factory=list)  # what the card said of the tiles this ruling was answered with
-    card: dict[str, Any] | None = None  # the tiles and the card's result, as data (cards.report)
-    house: list[str] = field(default_factory=list)  # what the table's money customs changed, said in the verdict
-    house_keys: list[str] = field(default_factory=list)  # the scoring keys of those customs that acted
-    told: dict[str, Any] = field(default_factory=dict)  # answers read from the judge's story, not asked
+    """The ruling as it falls at this table. A plain class, not a dataclass: a dataclass compiles its
+    methods from source as it is defined, and a ruling pays for that before it says a word."""
+
+    def __init__(self, ruleset: Ruleset, start: str, situation: str, node: str, ruling: m.Ruling, path: list[Step],
+                 facts: dict[str, Any], text: str, dead: list[Party], payments: list[Payment], awards: list[Award],
+                 tiles: list[str], procedure: list[str], notes: list[str], settle_lines: list[str] | None = None,
+                 other_sources: list[str] | None = None, owed: str = "", used: list[str] | None = None,
+                 before: list[Outcome] | None = None, evidence: list[str] | None = None,
+                 card: dict[str, Any] | None = None, house: list[str] | None = None,
+                 house_keys: list[str] | None = None, told: dict[str, Any] | None = None) -> None:
+        self.ruleset, self.start, self.situation, self.node, self.ruling = ruleset, start, situation, node, ruling
+        self.path, self.facts, self.text, self.dead, self.payments = path, facts, text, dead, payments
+        self.awards, self.tiles, self.procedure, self.notes = awards, tiles, procedure, notes
+        self.settle_lines = settle_lines if settle_lines is not None else []
+        self.other_sources = other_sources if other_sources is not None else []  # what other sources hold: shown apart, after the verdict
+        self.owed = owed  # what is owed in words, where nothing is computed
+        self.used = used if used is not None else []  # every fact the path or the ruling reads, answered or open
+        self.before = before if before is not None else []  # rulings the case went on from (`then`), first first
+        self.evidence = evidence if evidence is not None else []  # what the card said of the tiles this ruling was answered with
+        self.card = card  # the tiles and the card's result, as data (cards.report)
+        self.house = house if house is not None else []  # what the table's money customs changed, said in the verdict
+        self.house_keys = house_keys if house_keys is not None else []  # the scoring keys of those customs that acted
+        self.told = told if told is not None else {}  # answers read from the judge's story, not asked
+
+    def __repr__(self) -> str:
+        return f"Outcome(ruling={self.ruling.id!r}, situation={self.situation!r}, facts={self.facts!r})"
 
     @property
     def game(self) -> str:
         return self.ruling.game
 
 
-@dataclass
 class Carry:
     """What a goto hands on: roles that are the same seat under another name, hands already dead."""
 
-    alias: dict[str, tuple[str, str]] = field(default_factory=dict)  # role there -> (role, its situation)
-    dead: list[tuple[str, str]] = field(default_factory=list)
-    # rulings passed on the way (a ruling with `then`): (situation, node, the carry as it stood there)
-    passed: list[tuple[str, str, "Carry"]] = field(default_factory=list)
-    settled: dict[str, Any] = field(default_factory=dict)  # facts a goto's `set` settled on the way
+    __slots__ = ("alias", "dead", "passed", "settled")
+
+    def __init__(self, alias: dict[str, tuple[str, str]] | None = None, dead: list[tuple[str, str]] | None = None,
+                 passed: list[tuple[str, str, Carry]] | None = None, settled: dict[str, Any] | None = None) -> None:
+        self.alias = alias if alias is not None else {}  # role there -> (role, its situation)
+        self.dead = dead if dead is not None else []
+        # rulings passed on the way (a ruling with `then`): (situation, node, the carry as it stood there)
+        self.passed = passed if passed is not None else []
+        self.settled = settled if settled is not None else {}  # facts a goto's `set` settled on the way
 
     def passing(self, sid: str, nid: str, ruling: m.Ruling) -> m.Goto:
         """Note a ruling the case goes on from; its dead hands stay dead in the next situation."""

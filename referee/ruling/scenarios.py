@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import difflib
 from collections import Counter
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -99,14 +98,12 @@ def run(rs: Ruleset, sid: str, facts: dict[str, Any], players: dict[str, str]) -
         known[step.fact] = None
 
 
-@dataclass
 class Scenario:
-    path: Path
-    doc: Document
-    data: m.Answers
-    ruleset: str
-    situation: str
-    tiles: Any = None  # cards.answer.FromTiles, when the file gives `hand:` or `table:`
+    """An answers or scenario file, read (a plain class, not a dataclass: see outcome.Outcome)."""
+
+    def __init__(self, path: Path, doc: Document, data: m.Answers, ruleset: str, situation: str, tiles: Any = None) -> None:
+        self.path, self.doc, self.data, self.ruleset, self.situation = path, doc, data, ruleset, situation
+        self.tiles = tiles  # cards.answer.FromTiles, when the file gives `hand:` or `table:`
 
 
 def ruleset_for(path: Path, data: m.Answers, fallback: str = "nmjl") -> str:
@@ -218,16 +215,18 @@ def _from_tiles(rs: Ruleset, sc: Scenario, facts: dict[str, Any], card: str | No
         raise LoadError([Problem(sc.doc.place(where), exc.message)]) from None
 
 
-@dataclass
 class Result:
-    scenario: Path
-    ruleset: str
-    ruling: str | None
-    failures: list[str] = field(default_factory=list)
-    loaded: Ruleset | None = None  # the ruleset replayed against, for leaf coverage
-    situation: str | None = None
-    published: bool = False  # the file answers a published rulings question (its `published:` key)
-    through: list[str] = field(default_factory=list)  # rulings the case went on from (`then`): reached too
+    """A scenario replayed (a plain class, not a dataclass: see outcome.Outcome)."""
+
+    def __init__(self, scenario: Path, ruleset: str, ruling: str | None, failures: list[str] | None = None,
+                 loaded: Ruleset | None = None, situation: str | None = None, published: bool = False,
+                 through: list[str] | None = None) -> None:
+        self.scenario, self.ruleset, self.ruling = scenario, ruleset, ruling
+        self.failures = failures if failures is not None else []
+        self.loaded = loaded  # the ruleset replayed against, for leaf coverage
+        self.situation = situation
+        self.published = published  # the file answers a published rulings question (its `published:` key)
+        self.through = through if through is not None else []  # rulings the case went on from (`then`): reached too
 
     @property
     def passed(self) -> bool:

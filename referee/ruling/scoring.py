@@ -1,9 +1,7 @@
 """Payment and points arithmetic. Integers only; every money settlement sums to zero."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..rules.records import BETTOR, GROUPS, SEATS, WALL_BET
 
@@ -11,8 +9,7 @@ if TYPE_CHECKING:
     from ..rules.model import Scoring
 
 
-@dataclass(frozen=True)
-class Party:
+class Party(NamedTuple):  # a NamedTuple, not a frozen dataclass: see errors.Place
     """A seat, or a role whose seat is not known yet (then `seat` is None)."""
 
     role: str
@@ -27,8 +24,7 @@ class Party:
         return f"{self.seat} ({self.name})" if self.name else self.seat
 
 
-@dataclass(frozen=True)
-class Payment:
+class Payment(NamedTuple):
     payer: Party
     payee: Party
     amount: int | None  # None while a value it depends on is unknown
@@ -44,8 +40,7 @@ class Payment:
         return text[:1].upper() + text[1:]
 
 
-@dataclass(frozen=True)
-class Score:
+class Score(NamedTuple):
     """Tournament points for one seat."""
 
     party: Party
@@ -53,20 +48,21 @@ class Score:
     formula: str
 
 
-@dataclass
 class Settlement:
-    payments: list[Payment] = field(default_factory=list)
-    lines: list[str] = field(default_factory=list)
+    """A plain class, not a dataclass: see outcome.Outcome."""
 
-    scores: list["Score"] = field(default_factory=list)
-    # for `referee pay`, which names each payer once: what applies to every seat (hand value,
-    # doublings), and per seat (or Bettor) who she is and why, and her own arithmetic
-    terms: list[str] = field(default_factory=list)
-    who: dict[str, str] = field(default_factory=dict)
-    worked: dict[str, str] = field(default_factory=dict)
-    # a house ruleset's customs: what each changed, in the verdict's words, and the scoring keys applied
-    house: list[str] = field(default_factory=list)
-    applied: list[str] = field(default_factory=list)
+    def __init__(self, payments: list[Payment] | None = None, lines: list[str] | None = None) -> None:
+        self.payments: list[Payment] = payments if payments is not None else []
+        self.lines: list[str] = lines if lines is not None else []
+        self.scores: list[Score] = []
+        # for `referee pay`, which names each payer once: what applies to every seat (hand value,
+        # doublings), and per seat (or Bettor) who she is and why, and her own arithmetic
+        self.terms: list[str] = []
+        self.who: dict[str, str] = {}
+        self.worked: dict[str, str] = {}
+        # a house ruleset's customs: what each changed, in the verdict's words, and the scoring keys applied
+        self.house: list[str] = []
+        self.applied: list[str] = []
 
     def totals(self) -> dict[str, int]:
         """Net per seat (and the bettor); only for payments whose seats and amounts are known.
