@@ -45,16 +45,23 @@ def build(
     # A booklet makes hundreds of thousands of short-lived objects and only a few thousand in
     # cycles: the collector, run meanwhile, scanned every ruleset in memory again and again
     # (a sixth of the time of all shipped booklets). The cycles are freed at its next run after.
+    # Off while the page is made only, not while Chromium prints it.
     gc.disable()
     try:
-        return _build(ruleset, fmt, sheet, base, stamp, paper, card, quiz)
+        doc = _document(ruleset, fmt, sheet, base, stamp, paper, card, quiz)
     finally:
         if enabled:
             gc.enable()
+    if fmt == "pdf":
+        from .pdf import html_to_pdf
+
+        return html_to_pdf(doc, PAPERS[paper.lower()])
+    return doc
 
 
-def _build(ruleset: str | Path | Ruleset, fmt: str, sheet: str, base: str | Path | Ruleset | None, stamp: str | None,
-           paper: str, card: Any, quiz: dict[str, Any] | None) -> str | bytes:
+def _document(ruleset: str | Path | Ruleset, fmt: str, sheet: str, base: str | Path | Ruleset | None,
+              stamp: str | None, paper: str, card: Any, quiz: dict[str, Any] | None) -> str:
+    """The handout as HTML (for html and pdf) or Markdown."""
     from . import pages
 
     if fmt not in FORMATS:
@@ -84,10 +91,6 @@ def _build(ruleset: str | Path | Ruleset, fmt: str, sheet: str, base: str | Path
         doc = pages.quick_sheet(rs, "md" if fmt == "md" else "html", stamp)
     else:
         doc = pages.booklet(rs, "md" if fmt == "md" else "html", stamp, card)
-    if fmt == "pdf":
-        from .pdf import html_to_pdf
-
-        return html_to_pdf(doc, PAPERS[paper.lower()])
     return doc
 
 
