@@ -582,3 +582,24 @@ def test_an_unused_entry_of_another_installation_goes_after_a_month(disk: Path, 
     forget_process()
     loader.load(copy_ruleset(tmp_path / "second").resolve())  # any write scans the folder
     assert not gone.exists() and recent.exists()
+
+
+def test_one_listing_hashes_a_base_once_for_all_its_overlays(disk: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`same_files`: within one listing each folder's files are hashed once; outside it, every load
+    hashes every file again (an edit between two loads is always seen)."""
+    base = copy_ruleset(tmp_path)
+    overlays = [copy_ruleset(tmp_path, name) for name in ("amja", "card-game", "house-example")]
+    for folder in overlays:
+        loader.load(folder)
+    hashed: list[Path] = []
+    real = cache.content_digest
+    monkeypatch.setattr(cache, "content_digest", lambda here, seen: hashed.append(here) or real(here, seen))
+    forget_process()
+    with cache.same_files():
+        for folder in overlays:
+            assert loader.load(folder, plain=True)[0] is not None
+    assert hashed.count(base) == 1 and len(hashed) == 1 + len(overlays)
+    hashed.clear()
+    for folder in overlays:
+        loader.load(folder, plain=True)
+    assert hashed.count(base) == len(overlays)

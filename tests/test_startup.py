@@ -231,3 +231,12 @@ def test_a_cached_ruling_builds_no_model_class() -> None:
         assert "referee.ruling.engine" in mods and "referee.rules.records" in mods  # a real ruling, from records
         built = sorted({"referee.rules.model", "referee.rules.reading"} & mods)
         assert not built, f"referee rule {' '.join(args)} imports {built}:\n{_importers(report, built)}"
+
+
+def test_the_rulesets_listing_from_the_cache_builds_no_model_class() -> None:
+    """`referee rulesets` reads every shipped ruleset's records (its row's goal: at most 1.2x a ruling)."""
+    mods, report = _run_imports(["rulesets"])
+    mods, report = _run_imports(["rulesets"])  # the first run may write the entries
+    assert "referee.rules.records" in mods and "referee.cli.browse" in mods
+    built = sorted({"referee.rules.model", "referee.rules.reading"} & mods)
+    assert not built, f"referee rulesets imports {built}"
