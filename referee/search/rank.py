@@ -94,14 +94,20 @@ PREMISES: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
     "wall-pick": (
         re.compile(r"after[- ]wall[- ]pick|after picking from the wall"),
         re.compile(r"\bwall|\b(drew|draw|draws|drawn|drawing|pick|picks|picked|picking|pulled|self[- ]?pick\w*)\b")),
+    # a case whose id names a joker (a misnamed joker, a joker exchange) when the story has a joker,
+    # or the exchange that takes one, in it: "called the tile by its name but it was another" is a
+    # misnamed tile, not a misnamed joker
+    "joker": (
+        re.compile(r"^[a-z-]*\bjoker\b[a-z-]* "),
+        re.compile(r"\bjo?k(e)?rs?\b|\bredeem|\bredemption|\bexchang|\bswap|\btrad(e|ed|es|ing)\b")),
     "online": (
         re.compile(r"\bonline|\bon[- ]line|\bvirtual"),
         re.compile(r"\bonline|\bon[- ]line|\bapp\b|\bsite\b|\bwebsite|\binternet|\bzoom\b|\bcomputer|\bscreen|"
                    r"\bclick|\bdisconnect|\bconnection|\bbrowser|\bvirtual|\bautomatic")),
 }
-# Premises whose words are common at any table (a wall, a pick): stating one only lifts the
-# penalty, it does not make the case first.
-ONLY_WHEN_STATED = frozenset(("wall-pick",))
+# Premises whose words are common at any table (a wall, a pick, a joker): stating one only lifts
+# the penalty, it does not make the case first.
+ONLY_WHEN_STATED = frozenset(("wall-pick", "joker"))
 # "how much", "how many points", "what does she pay / lose / owe": a question about amounts
 _AMOUNT = re.compile(r"\bhow (much|many (points|cents|dollars|chips))|\bwhat (do|does|did|should|would|will) "
                      r"(she|he|they|i|we|you|each|everyone|everybody|the [a-z]+|[a-z]+) (\w+ )?(pay|owe|lose|get|collect|win)s?\b|"

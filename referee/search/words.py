@@ -33,14 +33,25 @@ _PHRASE_RULES: list[tuple[str, str]] = [
     ("two|three|four|five|six|seven tiles|jokers for|in|as a|an|her|his|the|my pung|kong|quint|sextet|pair|exposure", "size pung"),
     # "two of us threw in" counts players at a table of four: not the "two players" of a double claim
     ("two|both of us|them", "player"),
+    ("three of them", "player"),
     # ... but "three of us are dead" is three of the four
-    ("three of us|them", "three player"),
+    ("three of us", "three player"),
     # "the real rule" is the League's rule, not a real (natural) tile
     ("real|official|actual rule|rules", "rule"),
     # "her hand is done" is complete, not a stop word
     ("is|was|are|were [already] done", "complete"),
     # "who decides" asks whose ruling it is, not a change of mind
     ("who|which decides|decide|decided", "judge"),
+    # the clock, not the wall: "time ran out" is time called, and so is the end of a round
+    ("time ran|runs|run|running|is|was out|up", "time call"),
+    ("out of time", "time call"),
+    ("round|rounds ends|ended|end|over", "time call"),
+    # a hand's value as the card prints it: "a jokerless 25 hand"
+    ("25|30|35|40|45|50|55|60|65|70|75|80|85 [cent|point] hand|hands", "pay value hand"),
+    # "before the deal was done" is during the deal
+    ("before|until the|a deal|dealing [was|is|were|had] [been] finished|done|over|complete|completed|ended", "during deal"),
+    # exposures that show what hand she plays make it an obvious hand
+    ("exposure|exposures|exposed show|shows|showing|showed [her|the|which|what] hand|hands", "... obvious"),
     ("no one", "nobody"),
     ("not anyone", "nobody"),
     ("no winner", "nobody win"),
@@ -117,13 +128,14 @@ _PHRASE_RULES: list[tuple[str, str]] = [
     ("player|one|person|lady before|after her|him|me|you|them", "previous player"),
     ("take|took|takes|taking|grab|grabbed|grabs [up] [the|a|that|her|his|my|this] discard|discards", "... call"),
     ("take|took|taken|taking|takes|grab|grabbed|grabs|grabbing [the|a|her|my|that|their] joker|jokers", "... exchange"),
-    ("swap|swapped|swaps|swapping|trade|traded|trades|trading|exchange|exchanged|exchanges|exchanging for|into [the|a|her|my|that|their] joker|jokers", "... exchange"),
+    ("get|getting|got the|her|his|their|that|somebody|someone|anybody|anyone|everybody joker|jokers", "... exchange"),
+    ("swap|swapped|swaps|swapping|trade|traded|trades|trading|exchange|exchanged|exchanges|exchanging [it|that|them|one|this] for|into [the|a|her|my|that|their] joker|jokers", "... exchange"),
     (f"called|calls|call|calling|named it|that [~] {_TILE}", "name ..."),
     (f"said|says|saying|yelled [it|that] [was|is] [a] [~] {_TILE}", "name ..."),
     (f"discarded|discard|discards|threw|thrown|throws|tossed as [a|an] [~] {_TILE}", "name ..."),
     ("turn|turns|turned|turning [face] over|up", "flip"),
     # "she called a flower but it was a white": a second tile name after "but" is what it really was
-    (f"but [it|that|she|he|the] [tile|discard] was|is|threw|discarded|tossed [really|actually] [a|an|the] [~] {_TILE}", "name error ..."),
+    (f"but [it|that|she|he|the] [tile|discard] was|is|threw|discarded|tossed|said|says|called|named [it|really|actually] [a|an|the] [~] {_TILE}", "name error ..."),
     # the speaker's (or a named seat's) turn, so the one who acted was not the one in turn
     ("when|while it was|is my|your|south|west|north|east|someone|somebody [else] turn", "outofturn"),
     ("picked|pick|picks|drew|draw|draws|drawn [her|his|my|their|the|a] winning tile|one", "selfpick ..."),
