@@ -52,6 +52,8 @@ _PHRASE_RULES: list[tuple[str, str]] = [
     ("before|until the|a deal|dealing [was|is|were|had] [been] finished|done|over|complete|completed|ended", "during deal"),
     # exposures that show what hand she plays make it an obvious hand
     ("exposure|exposures|exposed show|shows|showing|showed [her|the|which|what] hand|hands", "... obvious"),
+    # a joker never stands in a single or a pair: one there is an error in the hand
+    ("joker|jokers in|for|as her|his|a|the|my|their news|pair|pairs|single|singles", "... error"),
     ("no one", "nobody"),
     ("not anyone", "nobody"),
     ("no winner", "nobody win"),
@@ -125,6 +127,7 @@ _PHRASE_RULES: list[tuple[str, str]] = [
     ("sitting|sits|sat|sit out", "sit bettor"),
     ("two|three|four|both hands", "$1 player"),
     ("go|goes|went|going|gone out", "mahjong"),
+    ("go|goes|went|going|gone mahjong|mahj|maj|mj|mahjongg", "declare mahjong"),
     ("player|one|person|lady before|after her|him|me|you|them", "previous player"),
     ("take|took|takes|taking|grab|grabbed|grabs [up] [the|a|that|her|his|my|this] discard|discards", "... call"),
     ("take|took|taken|taking|takes|grab|grabbed|grabs|grabbing [the|a|her|my|that|their] joker|jokers", "... exchange"),
@@ -210,7 +213,7 @@ still also very really about at by as with up out off over can could would shoul
 may might must let lets get got one ones someone somebody anyone anybody everyone everybody
 some any all each other whole ok okay oh oops well ca wo happen happens happened happening
 south west north once gets getting make makes making fine
-sort kind something anything thing things like maybe actually basically
+sort kind something anything thing things like maybe actually basically around
 """.split())
 
 # Irregular and special word forms, before suffixes are stripped. A word may stand for several
