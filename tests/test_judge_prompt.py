@@ -68,7 +68,8 @@ def test_a_close_second_is_said_and_enter_asks_which() -> None:
     child = spawn("rule", "--no-log")
     try:
         child.expect("What happened")
-        child.sendline("false mahjong, two players threw in")
+        # for an exposure or for Mah Jongg? The story does not say, and the two cases rule differently
+        child.sendline("two players called the same discard")
         child.expect("1 and 2 fit about equally")
         child.sendline("")
         child.expect("Type 1 or 2")

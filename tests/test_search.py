@@ -43,9 +43,42 @@ def test_every_spelling_of_mah_jongg_is_one_term(spelling: str) -> None:
     ("served before the old wall was finished", "early"),
     ("after east discarded she had 14", "play"),
     ("halfway through the game", "play"),
+    ("after the dealer threw", "play"),
+    ("time ran out", "call"),
+    ("the round ended before anyone won", "time"),
+    ("she threw a hot tile", "obvious"),
+    ("her exposures show her hand", "obvious"),
+    ("east's hand is done", "complete"),
+    ("she looked before the deal was finished", "during"),
+    ("a jokerless 25 hand", "value"),
+    ("she went mahj", "declare"),
+    ("a joker in her news", "error"),
+    ("she called it a flower but said 3 dot", "name"),
+    ("two players threw in", "throwin"),
+    ("two exposed their hands", "throwin"),
+    ("can i get her joker", "exchange"),
+    ("she traded it for the joker", "exchange"),
+    ("nora is closer in turn", "nextinturn"),
 ])
 def test_table_slang_becomes_the_game_term(text: str, term: str) -> None:
     assert terms(term)[0] in terms(text)
+
+
+@pytest.mark.parametrize("text,not_term", [
+    ("no jokers in the charleston", "jokerless"),  # a pass that is forbidden, not a hand without jokers
+    ("is that the real rule", "natural"),  # the League's rule, not a natural tile
+    ("two players threw in", "two"),  # hands thrown in, not the two claims of a double Mah Jongg
+    ("who decides", "mind"),  # whose ruling it is, not a change of mind
+    ("time ran out", "runout"),  # the clock, not the wall
+    ("moving tiles around", "round"),  # no typo of a tournament round
+])
+def test_a_phrase_is_not_read_as_its_look_alike(text: str, not_term: str) -> None:
+    assert terms(not_term)[0] not in terms(text)
+
+
+def test_three_of_us_keeps_its_count() -> None:
+    # "three of us are dead" is three of the four hands; "two of us" counts players at a table of four
+    assert terms("three")[0] in terms("three of us are dead") and terms("two")[0] not in terms("two of us threw in")
 
 
 def test_whose_discard_it_was_is_not_the_dealer() -> None:
@@ -122,9 +155,18 @@ def test_a_narrower_premise_is_read_from_the_situations_names(sits) -> None:  # 
     from referee.search.rank import premise_of
 
     have = {s.id: premise_of(s) for s in sits if premise_of(s)}
+    jokers = {s.id: "joker" for s in sits if "joker" in s.id.split("-")}  # a joker's own case, not a dead hand's jokers
+    assert "misnamed-joker" in jokers and "jokers-in-dead-hand" not in jokers
     assert have == {"three-player-false-mahjong": "short-handed", "short-handed-game": "short-handed",
                     "table-rule": "table-rule", "exposure-after-wall-pick": "wall-pick",
-                    "jokerless-not-announced": "unannounced"}
+                    "jokerless-not-announced": "unannounced", **jokers}
+
+
+def test_a_jokers_own_case_ranks_first_only_when_the_story_has_a_joker(sits) -> None:  # type: ignore[no-untyped-def]
+    # no joker in the story: a tile called by the wrong name is a misnamed discard
+    assert first(sits, "i called the tile by its name but it was a different tile, now what") == "misnamed-discard"
+    assert first(sits, "she discarded a joker and called it a flower") == "misnamed-joker"
+    assert first(sits, "she swapped a tile for the joker in my pung before her turn") == "joker-exchange-before-turn"
 
 
 @pytest.mark.parametrize("story,stated", [
@@ -149,6 +191,8 @@ def test_a_premise_the_story_never_states_never_ranks_first(sits) -> None:  # ty
     for story in ("she called mahjong but her hand was wrong and two of us threw our hands in",
                   "false mah jongg, two exposed their hands", "false mahjong, two players threw in"):
         assert first(sits, story) != "three-player-false-mahjong", story
+        # ... nor as a double claim: "two players threw in" counts the hands thrown in, not the claims
+        assert first(sits, story) == "mahjong-in-error", story
     assert first(sits, "only three of us and she called mahj by mistake") == "three-player-false-mahjong"
 
 

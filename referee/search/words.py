@@ -31,7 +31,10 @@ _PHRASE_RULES: list[tuple[str, str]] = [
     ("not any joker|jokers", "jokerless"),
     # "four tiles for a pung" is an exposure of the wrong size, not a count of tiles or a fifth player
     ("two|three|four|five|six|seven tiles|jokers for|in|as a|an|her|his|the|my pung|kong|quint|sextet|pair|exposure", "size pung"),
-    # "two of us threw in" counts players at a table of four: not the "two players" of a double claim
+    # "two of us threw in" counts players at a table of four: not the "two players" of a double claim,
+    # and no more is "two players threw in" or "two exposed their hands" after a false Mah Jongg
+    ("two|both|three [players|people|ladies|others|of] [us|them] threw|throw|tossed|toss [their|her|our|his|all] [hands|tiles|hand] in", "player throwin"),
+    ("two|both|three [players|people|ladies|others|of] [us|them] exposed|showed|laid|put|dumped|turned [down|up|out|over] their|her|our|his|all hands|tiles|hand", "player throwin"),
     ("two|both of us|them", "player"),
     ("three of them", "player"),
     # ... but "three of us are dead" is three of the four
@@ -68,12 +71,12 @@ _PHRASE_RULES: list[tuple[str, str]] = [
     # "off East's discard" names whose discard it was, not the dealer's special case
     ("off|on east|south|west|north|her|his|my|your|their discard|discards", "discard"),
     # once East has discarded, the game is under way: not the deal's "before East's first discard"
-    ("after|since east|dealer|the|her [first|1st] discard|discarded|discards|threw", "play"),
+    ("after|since [the] east|dealer|the|her [first|1st] discard|discarded|discards|threw", "play"),
     ("middle of the|a game", "play"),
     ("during [the] game|play", "play"),
     ("how much", "pay"),
     ("how many cents", "pay"),
-    ("next in turn", "nextinturn"),
+    ("next|closer|nearer|closest|nearest in turn|line", "nextinturn"),
     ("first|second|last right|left|across", "... charleston pass"),
     ("supposed to", "wrong"),
     ("should have", "wrong"),
