@@ -113,6 +113,15 @@ def test_typos_are_forgiven(sits, typo: str, want: str) -> None:  # type: ignore
     assert first(sits, typo) == want
 
 
+def test_a_real_word_is_no_typo_of_another(sits) -> None:  # type: ignore[no-untyped-def]
+    # a slip of the finger keeps the first letter; "mother" is not "other", nor "kicked" "picked"
+    spelled = index(sits)._spelled
+    for word in ("mother", "knew", "kicked", "mouse", "theirs"):
+        assert spelled(word) == [], word
+    assert spelled("charlston") and spelled("wrnog")
+    assert terms("a seven crak") == terms("a 7 crak") == terms("a crak")  # a tile's number, not "seen"
+
+
 def test_a_title_or_alias_typed_exactly_wins(sits) -> None:  # type: ignore[no-untyped-def]
     for sit in sits:
         for phrase in [sit.title, *sit.aliases]:

@@ -273,8 +273,9 @@ class Index:
         found: list[tuple[str, float]] = []
         for c in cands:
             d = _distance(word, c, limit)
+            # a slip of the finger keeps the first letter ("mother" is no typo of "other");
             # a short word: letters swapped, or one left out ("wal" for wall), never one changed
-            if d <= limit and (len(word) > 3 or sorted(word) == sorted(c) or word in _deletes(c)):
+            if d <= limit and c[0] == word[0] and (len(word) > 3 or sorted(word) == sorted(c) or word in _deletes(c)):
                 found.append((c, 0.8 if d == 1 else 0.6))
         if not found and len(word) >= 4:  # a word typed only in part: "disc" for discard
             at = bisect_left(self.sorted_spellings, word)

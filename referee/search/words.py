@@ -333,6 +333,11 @@ def _cut(word: str) -> str:
 _FORMS = {word: tuple(_cut(t) for t in made) for word, made in _FORMS.items()}
 
 
+# numbers said as words that are only ever a tile's number at the table ("a seven crak"); two to
+# six count players, tiles and groups too
+_TILE_NUMBERS = frozenset(("seven", "eight", "nine"))
+
+
 @lru_cache(maxsize=16384)
 def _stem(word: str) -> tuple[str, ...]:
     if word in STOP:
@@ -340,7 +345,7 @@ def _stem(word: str) -> tuple[str, ...]:
     forms = _FORMS.get(word)
     if forms is not None:
         return forms
-    if word.isdigit() and len(word) == 1:
+    if word.isdigit() and len(word) == 1 or word in _TILE_NUMBERS:
         return ()  # a lone digit is a tile's number ("3 bam"), never what decides the situation
     if len(word) == 4 and word.startswith(("19", "20")) and word.isdigit():
         return ("year",)  # "2004", "2025": a year group on the card (or the card's year), whichever year
