@@ -36,7 +36,6 @@ _PHRASE_RULES: list[tuple[str, str]] = [
     ("two|both|three [players|people|ladies|others|of] [us|them] threw|throw|tossed|toss [their|her|our|his|all] [hands|tiles|hand] in", "player throwin"),
     ("two|both|three [players|people|ladies|others|of] [us|them] exposed|showed|laid|put|dumped|turned [down|up|out|over] their|her|our|his|all hands|tiles|hand", "player throwin"),
     ("two|both of us|them", "player"),
-    ("three of them", "player"),
     # ... but "three of us are dead" is three of the four
     ("three of us", "three player"),
     # "the real rule" is the League's rule, not a real (natural) tile
@@ -272,6 +271,7 @@ _FORMS: dict[str, tuple[str, ...]] = {
     **{w: ("freeze",) for w in ("freeze", "freezes", "froze", "frozen", "freezing")},
     **{w: ("disagree",) for w in ("disagree", "disagrees", "disagreed", "disagreement")},
     **{w: ("click",) for w in ("click", "clicks", "clicked", "clicking", "tap", "taps", "tapped", "tapping")},
+    "hot": ("obvious",),  # a "hot" tile is the one an obvious hand needs
     "replay": ("replay",), "restart": ("replay",), "redo": ("replay",), "redeal": ("replay",),
     "concealed": ("conceal",), "hidden": ("conceal",),
     "penalty": ("pay", "penalty"), "penalties": ("pay", "penalty"),
@@ -290,12 +290,9 @@ _FORMS: dict[str, tuple[str, ...]] = {
     **{w: ("mumble",) for w in ("mumble", "mumbled", "mumbles", "mutter", "muttered", "mutters", "whisper",
                                 "whispered", "murmured", "inaudible", "quietly")},
     **{w: ("flip",) for w in ("flip", "flips", "flipped", "flipping", "overturned", "fell", "fallen")},
-    # a "hot" tile is the one an obvious hand needs
-    **{w: ("obvious",) for w in ("hot",)},
     **{w: ("obvious",) for w in ("obvious", "obviously", "clearly", "clear", "plainly", "evident", "evidently")},
     # every group is a pung to the search; a quint or a sextet says its size too, which only some hands have
-    **{w: ("pung",) for w in ("pung", "pungs", "pong")},
-    **{w: ("pung",) for w in ("kong", "kongs", "kang")},
+    **{w: ("pung",) for w in ("pung", "pungs", "pong", "kong", "kongs", "kang")},
     **{w: ("pung", "quint") for w in ("quint", "quints")},
     **{w: ("pung", "sextet") for w in ("sextet", "sextets")},
     **{w: ("natural",) for w in ("natural", "naturals", "real")},
