@@ -59,6 +59,9 @@ def test_every_spelling_of_mah_jongg_is_one_term(spelling: str) -> None:
     ("can i get her joker", "exchange"),
     ("she traded it for the joker", "exchange"),
     ("nora is closer in turn", "nextinturn"),
+    ("i tapped twice on a tile", "double"),
+    ("the tournament charges the discarder", "pay"),
+    ("three 8 bams are showing", "gone"),
 ])
 def test_table_slang_becomes_the_game_term(text: str, term: str) -> None:
     assert terms(term)[0] in terms(text)
@@ -71,9 +74,16 @@ def test_table_slang_becomes_the_game_term(text: str, term: str) -> None:
     ("who decides", "mind"),  # whose ruling it is, not a change of mind
     ("time ran out", "runout"),  # the clock, not the wall
     ("moving tiles around", "round"),  # no typo of a tournament round
+    ("the card needs a kong there", "need"),  # how the hand is printed, not a tile she waits for
+    ("she has 14 tiles in her rack", "rack"),  # a count of her tiles, not a tile put in the rack
+    ("she gave me a three dot", "three"),  # a tile's number, as "3 dot" is
 ])
 def test_a_phrase_is_not_read_as_its_look_alike(text: str, not_term: str) -> None:
     assert terms(not_term)[0] not in terms(text)
+
+
+def test_finding_out_is_how_every_story_goes() -> None:
+    assert terms("south finds she has 14 tiles") == terms("south has 14 tiles")
 
 
 def test_three_of_us_keeps_its_count() -> None:

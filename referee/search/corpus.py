@@ -27,8 +27,8 @@ from ..errors import UsageError
 from ..rules.folders import PACKAGE_DIR
 
 # The tuned corpus: its situation first for this share of phrasings, and in the top 3 for this
-# share; held where the ranking stands today (652 and 694 of 702). Issue 24 asks 97% and 100%.
-FIRST_BAR = 0.92
+# share; held where the ranking stands today (658 and 694 of 702). Issue 24 asks 97% and 100%.
+FIRST_BAR = 0.93
 TOP3_BAR = 0.98
 # The held-back set's floor: where it stands today (83 of 109 first, 76.1%; 104 in the top 3,
 # 95.4%; its first measurement, before any tuning, was 77 and 100), rounded down to a percent:

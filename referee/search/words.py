@@ -56,6 +56,16 @@ _PHRASE_RULES: list[tuple[str, str]] = [
     ("exposure|exposures|exposed show|shows|showing|showed [her|the|which|what] hand|hands", "... obvious"),
     # a joker never stands in a single or a pair: one there is an error in the hand
     ("joker|jokers in|for|as her|his|a|the|my|their news|pair|pairs|single|singles", "... error"),
+    # what the card "needs" is how a hand is printed, not a tile a player is waiting for
+    ("card needs|need|needed|requires|require|required|wants|calls", "card"),
+    # "14 tiles in her rack" counts her tiles; the rack is only where they are
+    ("11|12|13|14|15|16|eleven|twelve|thirteen|fourteen|fifteen|sixteen tiles|tile in|on her|his|my|their|the rack|racks", "count tile"),
+    # a tap or click twice is a double click, not two discards in a row
+    ("tap|taps|tapped|tapping|click|clicks|clicked|clicking [on] [a|the|it|my|her] [tile] twice", "double click"),
+    # tiles that "are showing" or "are discarded" are out of play: gone for whoever needs them
+    ("are|were [all|already] showing|visible|discarded|gone", "gone"),
+    # "three dot" is a tile, as "3 dot" is: its number says nothing about the case
+    ("one|two|three|four|five|six|seven|eight|nine dot|dots|bam|bams|bamboo|bamboos|crak|craks|crack|cracks|character|characters|circle|circles", "tile"),
     ("no one", "nobody"),
     ("not anyone", "nobody"),
     ("no winner", "nobody win"),
@@ -216,6 +226,7 @@ may might must let lets get got one ones someone somebody anyone anybody everyon
 some any all each other whole ok okay oh oops well ca wo happen happens happened happening
 south west north once gets getting make makes making fine
 sort kind something anything thing things like maybe actually basically around
+find finds found finding
 """.split())
 
 # Irregular and special word forms, before suffixes are stripped. A word may stand for several
@@ -246,7 +257,7 @@ _FORMS: dict[str, tuple[str, ...]] = {
     **{w: ("call",) for w in ("call", "called", "calls", "calling", "caller", "callers", "claim", "claimed", "claims",
                               "claiming", "claimer", "claimant")},
     **{w: ("pay",) for w in ("pay", "paid", "pays", "paying", "payment", "payments", "payout", "owe", "owes", "owed",
-                             "owing", "settle", "settled", "cost", "costs", "cent", "cents", "dollar", "dollars",
+                             "owing", "settle", "settled", "cost", "costs", "charge", "charges", "charged", "charging", "cent", "cents", "dollar", "dollars",
                              "money", "quarter", "quarters")},
     **{w: ("count",) for w in ("count", "counted", "counts", "counting", "number", "eleven", "twelve", "thirteen",
                                "fourteen", "fifteen", "sixteen", "11", "12", "13", "14", "15", "16")},
