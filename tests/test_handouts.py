@@ -354,7 +354,13 @@ def test_pages_shared_between_shipped_rulesets_are_what_each_prints_alone() -> N
     """Rows and worked examples are kept by what they are ruled from and shared between rulesets
     (most situations are inherited word for word): each page must be exactly what its ruleset
     computes alone, and inherited pages must really be shared."""
+    from referee.rules import cache, loader
+
     ids = ["nmjl", "amja", "card-game", "tournament", "tournament-crak", "online"]
+    # read afresh and all alike: a ruleset an earlier test in this worker loaded with the cache
+    # off is kept as parsed, and shares no page with one unpacked from the cache
+    loader._CACHE.clear()
+    cache._MEMORY.clear()
     rulesets = [load_strict(rid) for rid in ids]
     printed = [content.phases(rs) for rs in rulesets]  # in one run: later rulesets reuse earlier pages
     for rs, phases in zip(rulesets, printed):
