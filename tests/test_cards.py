@@ -406,11 +406,12 @@ def test_pay_refuses_a_hand_the_card_does_not_back(cli) -> None:
 
 
 def test_tiles_typed_at_the_prompt_answer_the_question_and_those_after_it(cli) -> None:
-    typed = "yes\ntiles\nFF 2033B 333JC 3333D\n333JC\ndiscard\nEast\nSouth\n"
+    typed = "yes\n?\ntiles\nFF 2033B 333JC 3333D\n333JC\ndiscard\nEast\nSouth\n"
     r = cli("rule", "mahjong-verification", "--card", "practice", input=typed)
     assert r.exit_code == 0, r.output
     text = flat(r.output)
-    assert "or type tiles to answer from the card" in text
+    assert "2 no, or tiles" in text  # offered on the prompt, not on a line of its own
+    assert "Type tiles to answer from the card" in text  # and '?' says what it does
     assert "makes line Y1 (2033, exposed, 25)" in text and "pays East 50 (2 x 25)" in text
     assert "value of the winning hand" not in text  # the card gave the value: never asked
 

@@ -433,8 +433,8 @@ def test_show_prints_a_shared_question_once_and_points_back_to_it() -> None:
     r = run("show", "valid-mahjong")
     assert r.code == 0
     flat = " ".join(r.stdout.split())
-    assert flat.count("? How did the winner get her last tile? win_how= [node how]") == 1
-    assert "? How did the winner get her last tile? (as above) win_how= [node how]" in flat
+    assert flat.count("? How did the winner get the last tile? win_how= [node how]") == 1
+    assert "? How did the winner get the last tile? (as above) win_how= [node how]" in flat
 
 
 def test_show_dot() -> None:

@@ -190,7 +190,7 @@ ANSWERS = [  # (words of the question, the answer)
     ("Is the Mah Jongg valid", "yes"),
     ("jokerless, and did the winner announce", "no"),
     ("Singles and Pairs", "no"),
-    ("How did the winner get her last tile", "self-pick"),
+    ("How did the winner get the last tile", "self-pick"),
     ("Which seat won", "n"),
     ("Which seat discarded", "e"),
     ("value of the winning hand", "25"),

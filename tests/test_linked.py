@@ -60,7 +60,7 @@ def test_a_mahjong_that_closed_the_window_goes_on_to_the_payment_without_retypin
     assert child.exitstatus == 0, text
     # the winner of the payment is the next player: never asked again under another name
     assert not any("won" in q for q in asked), asked
-    assert not any("How did the winner get her last tile" in q for q in asked), asked  # a self-pick, settled
+    assert not any("How did the winner get the last tile" in q for q in asked), asked  # a self-pick, settled
     first, second = text.index("Ruling WIN-5"), text.index("Ruling VMJ-2")
     assert first < text.index("Then, as 'Paying a valid Mah Jongg'") < second
     assert "East pays North 60" in text and "South pays North 60" in text
@@ -146,7 +146,7 @@ def test_a_death_challenge_borne_out_at_the_end_goes_on_to_the_mahjong_payments_
     asked = _answer_all(child, {
         "challenger's own hand still active": "yes", "table rule": "no", "What does the challenged player say": "denies",
         "Who turned out to be right": "challenger", "How did the game end": "mahjong", "jokerless": "no",
-        "How did the winner get her last tile": "discard", "called the other player dead": "East", "was called dead": "South",
+        "How did the winner get the last tile": "discard", "called the other player dead": "East", "was called dead": "South",
         "Which seat won": "West", "discarded": "North", "value of the winning hand": "30",
     })
     text = " Ruling " + _rest(child)

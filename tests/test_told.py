@@ -34,7 +34,9 @@ def _ask(rs, sid: str, fact: str):  # type: ignore[no-untyped-def]
     ("wrong-tile-count", "miscounted", "we found north only had 12 tiles", "North"),
     ("valid-mahjong", "win_how", "she won off my discard, what do we pay", "discard"),
     ("valid-mahjong", "win_how", "how much on a self-picked hand", "self-pick"),
-    ("valid-mahjong", "jokerless", "what does she pay for a jokerless hand", "yes"),
+    ("valid-mahjong", "jokerless", "she announced jokerless and won off my discard", "yes"),
+    ("valid-mahjong", "jokerless", "her hand was jokerless and she declared it", "yes"),
+    ("valid-mahjong", "jokerless", "he called it jokerless", "yes"),
     ("valid-mahjong", "hand_value", "she won with a 30 cent hand", 30),
 ])
 def test_unambiguous_words_answer_their_question(rs, sid: str, fact: str, story: str, want) -> None:  # type: ignore[no-untyped-def]
@@ -48,6 +50,10 @@ def test_unambiguous_words_answer_their_question(rs, sid: str, fact: str, story:
     ("misnamed-discard", "misnamed_claimed_for", "she said 3 bam but it was a 5, nobody called it for anything"),
     ("wrong-tile-count", "miscounted", "East has 15 tiles and West has 13 tiles"),  # which seat?
     ("valid-mahjong", "jokerless", "jokerless but she didn't announce it"),  # the question asks both
+    # the tiles, not the announcement: an unannounced jokerless hand is paid single, so it is asked
+    ("valid-mahjong", "jokerless", "what does she pay for a jokerless hand"),
+    ("valid-mahjong", "jokerless", "she won with no jokers"),
+    ("valid-mahjong", "jokerless", "mahjong without jokers, how much"),
     ("valid-mahjong", "win_how", "she picked it from the wall, or did she win off east's discard"),
 ])
 def test_ambiguous_or_silent_words_leave_the_question_to_be_asked(rs, sid: str, fact: str, story: str) -> None:  # type: ignore[no-untyped-def]

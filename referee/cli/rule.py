@@ -150,7 +150,6 @@ def _seat_label(seat: str, players: dict[str, str]) -> str:
 
 
 HINTED = [False]  # the hint on '?', 'back' and 'q' is said once per ruling, not at every question
-TILES_SAID = [False]  # ... and so is the line offering to answer from the card's tiles
 
 
 def _options(d: Any) -> list[str]:
@@ -214,13 +213,10 @@ def _prompt(q: Any, number: int, situation_help: str, players: dict[str, str], s
                 # counts are shown without numbers: the count typed is the answer
                 wrapped(ask, styled((value, "bold"), ("  " + label, "dim")), first="   " if count else f"   {i}  ",
                         rest="     " if count else "      ")
-        if d.card and not TILES_SAID[0]:  # said in full once; later card questions offer it on the prompt
-            wrapped(ask, styled(("or type tiles to answer from the card", "dim")), first="   ")
     takes = accepts(d)
     asking = _asking(d, players)
-    if d.card and TILES_SAID[0]:
+    if d.card:  # on the prompt, not a line of its own; '?' says what it does
         asking += ", or tiles"
-    TILES_SAID[0] = TILES_SAID[0] or bool(d.card)
     while True:
         if HINTED[0]:
             raw = _ask_line(f"{asking}:").strip()
@@ -229,6 +225,9 @@ def _prompt(q: Any, number: int, situation_help: str, players: dict[str, str], s
             raw = _ask_line(f"{asking} (? explains, back revises, q quits):").strip()
         if raw == "?":
             wrapped(ask, _help_for(q, situation_help), first="  ")
+            if d.card:
+                wrapped(ask, styled(("Type tiles to answer from the card: the hand is checked against it.", "dim")),
+                        first="  ")
             continue
         if d.card and raw.lower() == "tiles":
             answer = ask_tiles(d, _ask_line, lambda text, style: wrapped(ask, text, first="  ", rest="    ", style=style),
@@ -315,7 +314,7 @@ def _resolve(rs: Any, sid: str, facts: dict[str, Any], players: dict[str, str], 
     told: dict[str, Any] = {}  # answered from the story, and said so; 'back' takes one back
     declined: set[str] = set()  # ... and then it is asked, never read from the story again
     refused_at: str | None = None  # a refused answer asks again in one line, not the whole question
-    HINTED[0] = TILES_SAID[0] = False
+    HINTED[0] = False
     HINTED_OPEN.clear()
     while True:
         step = advance(rs, sid, facts, players)  # a clash here comes from answers given up front

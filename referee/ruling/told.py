@@ -1,5 +1,6 @@
 """What the judge's story already says: a question answered from her own words, where they are
-unambiguous ("two of us threw in", "I called it for mahjong", "East has 15 tiles", "jokerless").
+unambiguous ("two of us threw in", "I called it for mahjong", "East has 15 tiles", "she announced
+jokerless"; a bare "jokerless" leaves the announcement, and so the question, open).
 
 Called by the prompt (cli/rule.py) for each question as it comes, with the words the situation
 was found by; the answer is shown as read ("you said: ..."), can be taken back, and is marked
@@ -76,9 +77,14 @@ def _discarder(story: str, d: FactDef) -> str | None:
 
 
 def _jokerless(story: str, d: FactDef) -> str | None:
-    if re.search(r"\b(not|never|didn'?t|did not|forgot|without) (to )?(announc|say|said|call)", story):
+    """The question asks two things: was the hand jokerless, and did the winner announce it (an
+    unannounced jokerless hand is paid single). 'A jokerless hand' says only the first, so only
+    words that say it was announced answer it; anything less is asked."""
+    if re.search(r"\b(not|never|didn'?t|did not|forgot|without) (to )?(announc|say|said|call|declar)", story):
         return None  # jokerless, but unannounced: the question asks both, so it stays a question
-    return "yes" if _found(story, r"\bjokerless\b|\bno jokers?\b|\bwithout (any )?jokers?\b") else None
+    announced = (r"\b(announced|announces|announcing|called|calls|said|says|declared|declares) (it )?(as |was )?"
+                 r"(a )?jokerless\b|\bjokerless\b[^.;]{0,30}\b(announced|declared|called|said) (it|so)\b")
+    return "yes" if _found(story, announced) else None
 
 
 def _win_how(story: str, d: FactDef) -> str | None:
