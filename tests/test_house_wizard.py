@@ -8,7 +8,7 @@ import pytest
 
 from referee.house import catalogue, read_answers
 
-from test_interactive import finish, spawn
+from test_interactive import finish, spawn, typing_in
 
 pexpect = pytest.importorskip("pexpect")
 
@@ -25,8 +25,7 @@ def _answer_custom(child, title: str, play: bool, number: str | None = None) -> 
 def test_a_new_user_answers_the_wizard_rules_under_it_and_edit_keeps_her_file(tmp_path: Path) -> None:
     cat = catalogue()  # absolute paths throughout: a chdir here would move every later test in this worker
     plays = {"pie": "300", "hot-wall": ""}  # '' takes the default number
-    child = spawn("house", "new")
-    try:
+    with typing_in("house", "new") as child:
         child.expect("Folder for your table's rules")
         child.sendline(str(tmp_path / "tuesday"))
         child.expect("A title for your rules")
@@ -37,9 +36,6 @@ def test_a_new_user_answers_the_wizard_rules_under_it_and_edit_keeps_her_file(tm
         child.expect(r"situations?\s+rules?\s+differently")
         child.expect("REFEREE_RULESET")
         status, rest = finish(child)
-    finally:
-        if child.isalive():
-            child.terminate(force=True)
     assert status == 0, rest
     assert read_answers(tmp_path / "tuesday").customs == {"pie": 300, "hot-wall": 3}
 
@@ -54,8 +50,7 @@ def test_a_new_user_answers_the_wizard_rules_under_it_and_edit_keeps_her_file(tm
     # her own file, then `house edit`: today's answers are the defaults (Enter keeps them)
     mine = tmp_path / "tuesday" / "situations" / "our-words.yaml"
     mine.write_text("patch: wrong-wall\ntitle: Picked from the wrong wall (our words)\n")
-    child = spawn("house", "edit", str(tmp_path / "tuesday"))
-    try:
+    with typing_in("house", "edit", str(tmp_path / "tuesday")) as child:
         for c in cat.values():
             child.expect_exact(c.title)
             child.expect(r"Does your table play it\? \((Y/n|y/N)\)")
@@ -70,9 +65,6 @@ def test_a_new_user_answers_the_wizard_rules_under_it_and_edit_keeps_her_file(tm
                 child.sendline("")
         child.expect(r"check:\s+ok")
         status, rest = finish(child)
-    finally:
-        if child.isalive():
-            child.terminate(force=True)
     assert status == 0, rest
     assert mine.read_text().startswith("patch: wrong-wall")
     assert read_answers(tmp_path / "tuesday").customs == {"pie": 300}

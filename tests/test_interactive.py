@@ -6,7 +6,10 @@ import os
 import signal
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,17 +19,29 @@ HOUSE = str(Path(__file__).resolve().parent / "rulesets" / "house")
 TIMEOUT = 20
 
 
-def spawn(*args: str, stdout_to: Path | None = None):  # type: ignore[no-untyped-def]
-    """referee in a pseudo-terminal; with `stdout_to`, its standard output goes to that file."""
-    env = {**os.environ, "NO_COLOR": "1", "TERM": "dumb", "COLUMNS": "120", "PYTHONUNBUFFERED": "1"}
+def spawn(*args: str, stdout_to: Path | None = None, columns: int = 120, rows: int = 40):  # type: ignore[no-untyped-def]
+    """referee in a pseudo-terminal `columns` wide; with `stdout_to`, its standard output goes to that file."""
+    env = {**os.environ, "NO_COLOR": "1", "TERM": "dumb", "COLUMNS": str(columns), "PYTHONUNBUFFERED": "1"}
     program, argv = sys.executable, ["-m", "referee", *args]
     if stdout_to is not None:
         program, argv = "/bin/sh", ["-c", 'exec "$0" "$@" > "$OUT"', sys.executable, *argv]
         env["OUT"] = str(stdout_to)
     # A run started in the background (`.ci/run &`, a job runner) inherits SIGINT ignored, and
     # Python then never raises KeyboardInterrupt: the judge's terminal has it, so the child does.
-    return pexpect.spawn(program, argv, env=env, encoding="utf-8", timeout=TIMEOUT, dimensions=(40, 120),
+    return pexpect.spawn(program, argv, env=env, encoding="utf-8", timeout=TIMEOUT, dimensions=(rows, columns),
                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+
+
+@contextmanager
+def typing_in(*args: str, stdout_to: Path | None = None, columns: int = 120, rows: int = 40) -> Iterator[Any]:
+    """referee in a pseudo-terminal for the length of a with-block (`spawn`), never left running
+    after it, however the block ends: the one set-up every pty test shares."""
+    child = spawn(*args, stdout_to=stdout_to, columns=columns, rows=rows)
+    try:
+        yield child
+    finally:
+        if child.isalive():
+            child.terminate(force=True)
 
 
 def wait_until_reading(child, timeout: float = TIMEOUT) -> None:  # type: ignore[no-untyped-def]
@@ -103,23 +118,18 @@ def test_search_pick_answer_help_back_and_rule() -> None:
 
 
 def test_enter_leaves_a_detail_open() -> None:
-    child = spawn("rule", "picked-wrong-end", "--ruleset", HOUSE, "-a", "discard_claimed=yes", "-a", "mahjong_valid=yes")
-    try:
+    with typing_in("rule", "picked-wrong-end", "--ruleset", HOUSE, "-a", "discard_claimed=yes", "-a", "mahjong_valid=yes") as child:
         for _ in range(3):  # picker, winner, hand value: all left open
             child.expect("Enter to leave open")
             child.sendline("")
         child.expect("HW-2")
         child.expect("The picker pays the winner 4 x the hand value")
         status, _ = enter_to_finish(child)
-    finally:
-        if child.isalive():
-            child.terminate(force=True)
     assert status == 0
 
 
 def test_a_bad_answer_is_refused_and_asked_again() -> None:
-    child = spawn("rule", "false-call", "--ruleset", HOUSE)
-    try:
+    with typing_in("rule", "false-call", "--ruleset", HOUSE) as child:
         child.expect("What did the other players do")
         child.sendline("seven")
         child.expect("not an answer here")
@@ -131,24 +141,17 @@ def test_a_bad_answer_is_refused_and_asked_again() -> None:
         child.expect("HF-1")
         child.expect("East takes back the call")
         status, _ = enter_to_finish(child)
-    finally:
-        if child.isalive():
-            child.terminate(force=True)
     assert status == 0
 
 
 def _break_off(where: str, key) -> tuple[int | None, str]:  # type: ignore[no-untyped-def]
     """Press `key` (^C, ^D) while the prompt waits, at the search or at the first question."""
     args = ["rule", "--ruleset", HOUSE] if where == "search" else ["rule", "false-call", "--ruleset", HOUSE]
-    child = spawn(*args)
-    try:
+    with typing_in(*args) as child:
         child.expect("What happened" if where == "search" else r"What did the other players do(.|\n)*\? [^\r\n]*: ")
         wait_until_reading(child)
         key(child)
         return finish(child)
-    finally:
-        if child.isalive():
-            child.terminate(force=True)
 
 
 @pytest.mark.parametrize("where", ["search", "question"])
@@ -181,8 +184,7 @@ def test_questions_reach_the_terminal_when_stdout_is_a_file(tmp_path: Path) -> N
 
 
 def test_a_seat_clash_asks_that_seat_again_not_a_later_answer() -> None:
-    child = spawn("rule", "mahjong-in-error", "-a", "others_acted=two", "-a", "intact_dead_before=no")
-    try:
+    with typing_in("rule", "mahjong-in-error", "-a", "others_acted=two", "-a", "intact_dead_before=no") as child:
         child.expect("Which seats exposed or threw in")
         child.sendline("East,West")
         child.expect("Which seat declared Mah Jongg")
@@ -195,9 +197,6 @@ def test_a_seat_clash_asks_that_seat_again_not_a_later_answer() -> None:
         child.expect("MJE-6")
         child.expect(r"North pays South 80 \(2 x 40\)")
         status, rest = enter_to_finish(child)
-    finally:
-        if child.isalive():
-            child.terminate(force=True)
     assert status == 0
     assert "pays East" not in rest and "pays West" not in rest
 

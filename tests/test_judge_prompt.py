@@ -11,7 +11,7 @@ from referee.rules.loader import load_strict
 from referee.search.rank import near_tie, search
 from referee.ruling.told import answer as told_answer
 
-from test_interactive import spawn, wait_until_reading
+from test_interactive import typing_in, wait_until_reading
 
 pexpect = pytest.importorskip("pexpect")
 
@@ -46,8 +46,7 @@ def test_enter_after_these_stories_never_rules_another_situation(story: str, wan
     assert want in ranked[:2], ranked
     close = near_tie(hits)
     assert ranked[0] == want or close, f"{ranked}: Enter would take {ranked[0]}"
-    child = spawn("rule", "--no-log")
-    try:
+    with typing_in("rule", "--no-log") as child:
         child.expect("What happened")
         child.sendline(story)
         child.expect("Which one")
@@ -59,14 +58,10 @@ def test_enter_after_these_stories_never_rules_another_situation(story: str, wan
         child.expect(re.escape(_first_question(want, story)[:30]))
         child.sendline("q")
         child.expect(pexpect.EOF)
-    finally:
-        if child.isalive():
-            child.terminate(force=True)
 
 
 def test_a_close_second_is_said_and_enter_asks_which() -> None:
-    child = spawn("rule", "--no-log")
-    try:
+    with typing_in("rule", "--no-log") as child:
         child.expect("What happened")
         # for an exposure or for Mah Jongg? The story does not say, and the two cases rule differently
         child.sendline("two players called the same discard")
@@ -76,43 +71,31 @@ def test_a_close_second_is_said_and_enter_asks_which() -> None:
         child.sendline("q")
         child.expect("No ruling")
         child.expect(pexpect.EOF)
-    finally:
-        if child.isalive():
-            child.terminate(force=True)
 
 
 def test_an_amount_question_offers_referee_pay() -> None:
-    child = spawn("rule", "--no-log")
-    try:
+    with typing_in("rule", "--no-log") as child:
         child.expect("What happened")
         child.sendline("what does she pay for a jokerless hand")
         child.expect("Paying a valid Mah Jongg")
         child.expect("referee pay")
         child.sendline("q")
         child.expect(pexpect.EOF)
-    finally:
-        if child.isalive():
-            child.terminate(force=True)
 
 
 def test_two_at_a_count_question_is_two_players() -> None:
     # "what did the other players do": 2 is the count, never the second item (which is "one")
-    child = spawn("rule", "mahjong-in-error", "--no-log")
-    try:
+    with typing_in("rule", "mahjong-in-error", "--no-log") as child:
         child.expect("what did the other players do")
         child.expect(r"\? the count, 0-3, or wall[^\r\n]*: ")
         child.sendline("2")
         child.expect("the one player whose hand stayed intact")  # asked only when two threw in
         child.sendline("q")
         child.expect(pexpect.EOF)
-    finally:
-        if child.isalive():
-            child.terminate(force=True)
 
 
 def test_enter_at_a_required_question_says_so_in_one_line() -> None:
-    child = spawn("rule", "mahjong-in-error", "--no-log")
-    try:
+    with typing_in("rule", "mahjong-in-error", "--no-log") as child:
         child.expect("what did the other players do")
         child.expect(PROMPT)
         child.sendline("")
@@ -132,29 +115,21 @@ def test_enter_at_a_required_question_says_so_in_one_line() -> None:
         child.expect("South and West")
         child.sendline("")
         child.expect(pexpect.EOF)
-    finally:
-        if child.isalive():
-            child.terminate(force=True)
 
 
 def test_the_hint_is_said_once_per_ruling() -> None:
-    child = spawn("rule", "mahjong-in-error", "--no-log", "-a", "others_acted=two", "-a", "intact_dead_before=no")
-    try:
+    with typing_in("rule", "mahjong-in-error", "--no-log", "-a", "others_acted=two", "-a", "intact_dead_before=no") as child:
         child.expect(r"\? 1 East  2 South  3 West  4 North \(several: 2,3 or s w\) \(\? explains, back revises, q quits\): ")
         child.sendline("2,3")  # numbers as the seats are numbered: South, West
         child.expect("Which seat declared Mah Jongg")
         child.expect(r"\? 1 East  2 South  3 West  4 North: ")
         child.sendline("q")
         child.expect(pexpect.EOF)
-    finally:
-        if child.isalive():
-            child.terminate(force=True)
 
 
 def test_enter_with_no_seat_named_asks_before_leaving_it_open() -> None:
-    child = spawn("rule", "obvious-hand-discard", "--no-log", "-a", "intact_dead_before=yes", "-a", "mahjong_valid=no",
-                  "-a", "others_acted=two")
-    try:
+    with typing_in("rule", "obvious-hand-discard", "--no-log", "-a", "intact_dead_before=yes", "-a", "mahjong_valid=no",
+                   "-a", "others_acted=two") as child:
         for _ in range(5):  # seats asked before the exposers may come first: leave them open
             i = child.expect(["Which seats exposed", PROMPT])
             if i == 0:
@@ -166,9 +141,6 @@ def test_enter_with_no_seat_named_asks_before_leaving_it_open() -> None:
         child.sendline("")
         child.expect(["Ruling", PROMPT])
         child.sendline("q")
-    finally:
-        if child.isalive():
-            child.terminate(force=True)
 
 
 # The six stories the issue counts lines for, each with the answers a judge gives (by what the
@@ -227,15 +199,8 @@ def _number_of(screen: str, sid: str) -> str:
 
 
 def _drive(columns: int, story: str, want_sid: str) -> tuple[list[str], str]:
-    import os
-    import signal
-    import sys
-
-    env = {**os.environ, "NO_COLOR": "1", "TERM": "dumb", "COLUMNS": str(columns), "PYTHONUNBUFFERED": "1"}
-    child = pexpect.spawn(sys.executable, ["-m", "referee", "rule", "--no-log"], env=env, encoding="utf-8", timeout=20,
-                          dimensions=(400, columns), preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     seen = ""
-    try:
+    with typing_in("rule", "--no-log", columns=columns, rows=400) as child:  # rows: nothing scrolls away
         seen += _settled(child)
         child.sendline(story)
         for _ in range(20):
@@ -253,9 +218,6 @@ def _drive(columns: int, story: str, want_sid: str) -> tuple[list[str], str]:
             child.sendline(reply)
         child.sendline("")
         child.expect(pexpect.EOF)
-    finally:
-        if child.isalive():
-            child.terminate(force=True)
     lines = seen.replace("\r", "").rstrip("\n").split("\n")
     return lines, seen
 
@@ -290,9 +252,8 @@ def test_what_the_story_says_is_not_asked_again_and_is_logged_as_from_the_story(
     import json
 
     doc = tmp_path / "ruling.json"
-    child = spawn("rule", "--no-log", "--json", "she", "called", "mahjong", "but", "two", "of", "us", "threw", "in",
-                  stdout_to=doc)
-    try:
+    with typing_in("rule", "--no-log", "--json", "she", "called", "mahjong", "but", "two", "of", "us", "threw", "in",
+                   stdout_to=doc) as child:
         child.expect("Which one")
         child.sendline("1")
         child.expect("you said: Two other players exposed tiles")
@@ -308,23 +269,16 @@ def test_what_the_story_says_is_not_asked_again_and_is_logged_as_from_the_story(
         child.expect("whose hand stayed intact")
         child.sendline("no")
         _enter_to_the_end(child)
-    finally:
-        if child.isalive():
-            child.terminate(force=True)
     ruling = json.loads(doc.read_text())
     assert "from_story" not in ruling  # taken back and answered: asked, not read
     story = tmp_path / "story.json"
-    child = spawn("rule", "--no-log", "--json", "she", "called", "mahjong", "but", "two", "of", "us", "threw", "in",
-                  stdout_to=story)
-    try:
+    with typing_in("rule", "--no-log", "--json", "she", "called", "mahjong", "but", "two", "of", "us", "threw", "in",
+                   stdout_to=story) as child:
         child.expect("Which one")
         child.sendline("1")
         child.expect("whose hand stayed intact")
         child.sendline("no")
         _enter_to_the_end(child)
-    finally:
-        if child.isalive():
-            child.terminate(force=True)
     ruling = json.loads(story.read_text())
     assert ruling["from_story"] == ["others_acted"]
     assert {"fact": "others_acted", "answer": "two", "from": "story"}.items() <= ruling["path"][0].items()

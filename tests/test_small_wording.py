@@ -11,7 +11,7 @@ from referee.cli import app
 from referee.rules.loader import available, load_strict
 
 from clirun import Run
-from test_interactive import finish, pexpect, spawn  # noqa: F401  (pexpect: skip without it)
+from test_interactive import finish, pexpect, typing_in  # noqa: F401  (pexpect: skip without it)
 
 
 def referee(*args: str) -> Run:
@@ -35,8 +35,7 @@ def test_show_exposure_after_wall_pick_labels_the_no_penalty_leaf_as_what_happen
 
 
 def test_the_exchanger_is_asked_for_in_the_past_once_the_swap_was_made() -> None:
-    child = spawn("rule", "joker-owner-refuses", "-a", "jor_offer=mismatch", "-a", "jor_completed=yes")
-    try:
+    with typing_in("rule", "joker-owner-refuses", "-a", "jor_offer=mismatch", "-a", "jor_completed=yes") as child:
         child.expect("Which seat owns the exposure\\?")
         child.sendline("East")
         child.expect("Which seat offered the exchange, or made the swap\\?")
@@ -46,9 +45,6 @@ def test_the_exchanger_is_asked_for_in_the_past_once_the_swap_was_made() -> None
         child.expect("South's hand is dead")
         child.sendcontrol("d")
         finish(child)
-    finally:
-        if child.isalive():
-            child.terminate(force=True)
     assert "wants the joker" not in asked
 
 

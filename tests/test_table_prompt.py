@@ -3,40 +3,25 @@ the verdict first with 'more' for the rest, seats answered by the player's name,
 question's words, and `back` from the first question to the matches just shown."""
 from __future__ import annotations
 
-import os
 import re
-import sys
 
 import pytest
 
+from test_interactive import finish, typing_in
+
 pexpect = pytest.importorskip("pexpect")
 
-TIMEOUT = 20
 WIDTHS = [40, 100]
 PROMPT = r": $"  # the end of a prompt waiting for the judge, however the width wraps it
-
-
-def spawn(columns: int, *args: str):  # type: ignore[no-untyped-def]
-    env = {**os.environ, "NO_COLOR": "1", "TERM": "dumb", "COLUMNS": str(columns), "PYTHONUNBUFFERED": "1"}
-    return pexpect.spawn(sys.executable, ["-m", "referee", *args, "--no-log"], env=env, encoding="utf-8",
-                         timeout=TIMEOUT, dimensions=(40, columns))
 
 
 def flat(text: str) -> str:
     return " ".join(text.split())
 
 
-def finish(child) -> tuple[int | None, str]:  # type: ignore[no-untyped-def]
-    child.expect(pexpect.EOF)
-    rest = child.before or ""
-    child.close()
-    return child.exitstatus, rest
-
-
 @pytest.mark.parametrize("columns", WIDTHS)
 def test_seats_by_name_errors_in_words_and_more_after_the_verdict(columns: int) -> None:
-    child = spawn(columns, "rule", "mahjong-in-error", "-a", "others_acted=two", "-a", "intact_dead_before=no", "-p", "West=Cy", "-p", "North=Ruth Anne")
-    try:
+    with typing_in("rule", "mahjong-in-error", "-a", "others_acted=two", "-a", "intact_dead_before=no", "-p", "West=Cy", "-p", "North=Ruth Anne", "--no-log", columns=columns) as child:
         child.expect("exposed or threw in")
         child.expect(PROMPT)
         child.sendline("cy, east")  # a name as the list shows it, beside a seat
@@ -58,9 +43,6 @@ def test_seats_by_name_errors_in_words_and_more_after_the_verdict(columns: int) 
         assert "Mah Jongg Made Easy" not in verdict  # the citations wait for 'more'
         child.sendline("more")
         status, rest = finish(child)
-    finally:
-        if child.isalive():
-            child.terminate(force=True)
     assert status == 0
     assert "quoting Mah Jongg Made Easy" in flat(rest) and "Notes:" in rest
     assert all(len(line) <= columns for line in rest.splitlines())
@@ -68,8 +50,7 @@ def test_seats_by_name_errors_in_words_and_more_after_the_verdict(columns: int) 
 
 @pytest.mark.parametrize("columns", WIDTHS)
 def test_back_at_the_first_question_shows_the_matches_again(columns: int) -> None:
-    child = spawn(columns, "rule")
-    try:
+    with typing_in("rule", "--no-log", columns=columns) as child:
         child.expect("What happened")
         child.sendline("two of us threw in after her bogus mahj")  # a story: a list, not an exact alias
         child.expect("Which one")
@@ -84,23 +65,16 @@ def test_back_at_the_first_question_shows_the_matches_again(columns: int) -> Non
         child.expect(PROMPT)
         child.sendline("q")
         status, _ = finish(child)
-    finally:
-        if child.isalive():
-            child.terminate(force=True)
     assert status == 0
     assert matches and again[-len(matches):] == matches
 
 
 @pytest.mark.parametrize("columns", WIDTHS)
 def test_back_after_an_exact_title_asks_what_happened(columns: int) -> None:
-    child = spawn(columns, "rule", "wrong", "wall")  # a title typed exactly: no list was shown
-    try:
+    with typing_in("rule", "wrong", "wall", "--no-log", columns=columns) as child:  # a title typed exactly: no list was shown
         child.expect(PROMPT)
         child.sendline("back")
         child.expect("What happened")
         child.sendline("q")
         status, _ = finish(child)
-    finally:
-        if child.isalive():
-            child.terminate(force=True)
     assert status == 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from test_interactive import spawn
+from test_interactive import typing_in
 
 pexpect = pytest.importorskip("pexpect")
 
@@ -19,8 +19,7 @@ def no_card(monkeypatch, tmp_path):  # type: ignore[no-untyped-def]
 
 
 def test_tiles_with_no_card_lets_the_judge_choose_one(no_card) -> None:  # type: ignore[no-untyped-def]
-    child = spawn("rule", "valid-mahjong", "--no-log")
-    try:
+    with typing_in("rule", "valid-mahjong", "--no-log") as child:
         child.expect("Is the Mah Jongg valid")
         child.expect(PROMPT)
         child.sendline("tiles")
@@ -53,16 +52,12 @@ def test_tiles_with_no_card_lets_the_judge_choose_one(no_card) -> None:  # type:
         assert "Card: " in verdict and "practice" in verdict  # the verdict says what the card said
         child.sendline("")
         child.expect(pexpect.EOF)
-    finally:
-        if child.isalive():
-            child.terminate(force=True)
     child.close()
     assert child.exitstatus == 0
 
 
 def test_enter_at_the_card_choice_goes_back_to_the_question(no_card) -> None:  # type: ignore[no-untyped-def]
-    child = spawn("rule", "valid-mahjong", "--no-log")
-    try:
+    with typing_in("rule", "valid-mahjong", "--no-log") as child:
         child.expect(PROMPT)
         child.sendline("tiles")
         child.expect(r"Which card\?[^\r\n]*: ")
@@ -71,6 +66,3 @@ def test_enter_at_the_card_choice_goes_back_to_the_question(no_card) -> None:  #
         child.sendline("q")
         child.expect("No ruling")
         child.expect(pexpect.EOF)
-    finally:
-        if child.isalive():
-            child.terminate(force=True)

@@ -257,14 +257,23 @@ def test_the_whole_judge_flow_works_without_javascript(browser: Any, venue: dict
     ctx.close()
 
 
-def test_a_ruling_recorded_while_offline_is_kept_and_sent_when_back(browser: Any, venue: dict[str, Any]) -> None:
-    base = venue["base"]
+MJE = "/s/mahjong-in-error?others_acted=two&intact_dead_before=no&exposers=South&exposers=West&declared_value=40&declarer="
+
+
+def _at_record(browser: Any, base: str, judge: str, table: str) -> tuple[Any, Any, str]:
+    """A phone signed in as `judge` on a ruling (MJE-6, North declared), the table filled in and
+    Record not yet tapped: (its browser context, the page, the ruling's id)."""
     ctx = _context(browser, **PHONE)
     page = ctx.new_page()
-    _sign_in(page, base, "Dee", PIN)
-    page.goto(f"{base}/s/mahjong-in-error?others_acted=two&intact_dead_before=no&exposers=South&exposers=West&declared_value=40&declarer=North")
-    rid = page.locator("#record input[name=rid]").get_attribute("value")
-    page.fill("#table", "21")
+    _sign_in(page, base, judge, PIN)
+    page.goto(base + MJE + "North")
+    rid = str(page.locator("#record input[name=rid]").get_attribute("value"))
+    page.fill("#table", table)
+    return ctx, page, rid
+
+
+def test_a_ruling_recorded_while_offline_is_kept_and_sent_when_back(browser: Any, venue: dict[str, Any]) -> None:
+    ctx, page, rid = _at_record(browser, venue["base"], "Dee", "21")
     ctx.set_offline(True)
     page.get_by_role("button", name="Record ruling").tap()
     status = page.locator("p.outbox")
@@ -280,13 +289,7 @@ def test_a_ruling_recorded_while_offline_is_kept_and_sent_when_back(browser: Any
 
 def test_a_ruling_the_log_could_not_take_is_kept_as_if_offline(browser: Any, venue: dict[str, Any]) -> None:
     """A 503 from a log that cannot be reached is a retry, like no network: the phone keeps it."""
-    base = venue["base"]
-    ctx = _context(browser, **PHONE)
-    page = ctx.new_page()
-    _sign_in(page, base, "Ida", PIN)
-    page.goto(f"{base}/s/mahjong-in-error?others_acted=two&intact_dead_before=no&exposers=South&exposers=West&declared_value=40&declarer=North")
-    rid = page.locator("#record input[name=rid]").get_attribute("value")
-    page.fill("#table", "22")
+    ctx, page, rid = _at_record(browser, venue["base"], "Ida", "22")
     down = [True]
 
     def outage(route: Any) -> None:

@@ -11,14 +11,13 @@ from typing import Any, Iterator
 import pytest
 
 from flood import Flood
-from test_web_browser import BROWSER, PHONE, VENUE, _axe, _check_phone_page, _context, _shot, _sign_in, _walk_to_ruling
+from test_web_browser import BROWSER, MJE, PHONE, VENUE, _at_record, _axe, _check_phone_page, _context, _shot, _sign_in, _walk_to_ruling
 from test_web_browser import browser  # noqa: F401  (the fixture: one Chromium for the module)
 from web_helpers import PIN, start
 
 from referee.store.rulings import RulingsLog
 
 pytestmark = BROWSER
-MJE = "/s/mahjong-in-error?others_acted=two&intact_dead_before=no&exposers=South&exposers=West&declared_value=40&declarer="
 
 
 @pytest.fixture(scope="module")
@@ -67,14 +66,11 @@ def _rule_and_record(page: Any, base: str, name: str) -> None:
     page.wait_for_url("**/rulings/*")
 
 
-def _record_offline(page: Any, ctx: Any, table: str) -> str:
-    """Tap Record on the ruling page with the network off: the ruling is kept. Its id."""
-    rid = page.locator("#record input[name=rid]").get_attribute("value")
-    page.fill("#table", table)
+def _record_offline(page: Any, ctx: Any) -> None:
+    """Tap Record on the ruling page with the network off: the ruling is kept."""
     ctx.set_offline(True)
     page.get_by_role("button", name="Record ruling").tap()
     page.locator("p.outbox", has_text="NOT recorded").wait_for(state="visible", timeout=15_000)
-    return str(rid)
 
 
 @pytest.mark.parametrize("js", [True, False], ids=["js", "no-js"])
@@ -92,11 +88,8 @@ def test_a_judge_rules_and_records_while_one_address_floods_the_server(browser: 
 
 def test_a_kept_ruling_survives_a_new_sign_in_and_is_sent(browser: Any, venue: dict[str, Any]) -> None:
     base = venue["base"]
-    ctx = _context(browser, **PHONE)
-    page = ctx.new_page()
-    _sign_in(page, base, "Dee", PIN)
-    page.goto(base + MJE + "North")
-    rid = _record_offline(page, ctx, "21")
+    ctx, page, rid = _at_record(browser, base, "Dee", "21")
+    _record_offline(page, ctx)
     bar = page.locator("#outbox-bar")
     assert "1 ruling is kept on this phone" in bar.inner_text()
     ctx.clear_cookies(name="referee_judge")  # signed out: the session cookie gone (cleared, or its 16 hours over)
@@ -166,7 +159,8 @@ def test_screenshots_of_the_changed_pages(browser: Any, venue: dict[str, Any], s
     page.goto(base + MJE + "East")
     _check_phone_page(page, f"venue-{scheme}-ruling")
     _big_enough(page.get_by_role("link", name="(citations and notes below)"))
-    _record_offline(page, ctx, "8")
+    page.fill("#table", "8")
+    _record_offline(page, ctx)
     page.get_by_role("button", name="Send now").click()  # still offline: it stays, and says why
     page.locator("#outbox-bar", has_text="No network yet.").wait_for(timeout=15_000)
     _check_phone_page(page, f"venue-{scheme}-kept")
@@ -246,11 +240,7 @@ def test_a_new_pin_signs_old_sessions_out_and_the_outbox_sends_after_signing_in_
 
     venue = own_venue
     base = venue["base"]
-    ctx = _context(browser, **PHONE)
-    page = ctx.new_page()
-    _sign_in(page, base, "Ida", PIN)
-    page.goto(base + MJE + "North")
-    rid = page.locator("#record input[name=rid]").get_attribute("value")
+    ctx, page, rid = _at_record(browser, base, "Ida", "12")
     head_ctx = _context(browser, **DESKTOP)
     head = head_ctx.new_page()
     _sign_in(head, base, "Head", HEAD_PIN)
@@ -258,7 +248,6 @@ def test_a_new_pin_signs_old_sessions_out_and_the_outbox_sends_after_signing_in_
     head.get_by_role("button", name="New judges' PIN").click()
     head.wait_for_url("**/judges?pin=new")
     new_pin = re.search(r"Judges' PIN now: (\d+)", head.locator("main").inner_text()).group(1)
-    page.fill("#table", "12")
     page.get_by_role("button", name="Record ruling").tap()  # her session ended with the old PIN
     page.locator("p.outbox", has_text="You are signed out").wait_for(timeout=15_000)
     assert rid not in _ids(venue["db"])
