@@ -59,7 +59,7 @@ def test_a_near_miss_is_told_which_tile_its_group_lacks(line, block, take) -> No
 SAID = [
     ("FF 2033B 3333C 3335D", "Y1", "needs a fourth 3 Dot for the kong 3333D (or a joker)"),
     ("FF 2033B 3333C 3355D", "Y1", "needs two more 3 Dots for the kong 3333D (or jokers)"),
-    ("FF 2033B 3333C 335D J", "Y1", "her 1 joker can fill only 1 of those 2 places"),
+    ("FF 2033B 3333C 335D J", "Y1", "the hand's 1 joker can fill only 1 of those 2 places"),
     ("FF 2033B 3333C 3333D", None, None),
     ("F 5B 2033B 3333C 3333D", "Y1", "needs one more natural Flower for the pair FF; no joker in a single or pair"),
 ]

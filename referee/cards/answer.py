@@ -106,14 +106,14 @@ class FromTiles:
         if d is not None:
             shown = ", ".join(e.text for e in d.table.exposures) or "none"
             if d.dead:
-                out.append(f"On card {cid}, with her exposures ({shown}) no line can still be made from the tiles not yet out.")
+                out.append(f"On card {cid}, with the exposures shown ({shown}) no line can still be made from the tiles not yet out.")
                 for kill in d.nearest[:1]:
                     lead = f"Nearest, {kill.target.line.id} ({kill.target.line.value}): " if kill.target else ""
                     out.append(lead + "; ".join(kill.reasons) + ".")
             else:
                 first = d.open[0]
                 n = len(d.open)
-                out.append(f"On card {cid}, with her exposures ({shown}) {n} line{'s' if n != 1 else ''} can still be made, "
+                out.append(f"On card {cid}, with the exposures shown ({shown}) {n} line{'s' if n != 1 else ''} can still be made, "
                            f"e.g. {first.target.line.id} ({first.target.line.value}), still to gather {' '.join(first.still)}.")
         return out
 

@@ -37,7 +37,7 @@ class Table:
             shown[e.tile] += e.naturals
         for t in range(KINDS):
             if shown[t] > COPIES[t]:
-                raise UsageError(f"{shown[t]} x {name(t, 2)} are shown on the table (her exposures, the discards "
+                raise UsageError(f"{shown[t]} x {name(t, 2)} are shown on the table (the player's exposures, the discards "
                                  f"and the others' exposures), but a set has only {COPIES[t]}")
         out_jokers = self.discards.count(JOKER) + sum(e.jokers for e in self.exposures)
         held = self.others.count(JOKER)
@@ -186,8 +186,8 @@ def _no_fit(idx: CardIndex, table: Table) -> str:
     for e in table.exposures:
         fits &= idx.by_group.get((e.tile, e.size), 0)
     if fits and not fits & idx.exposable and concealed:
-        return f"only concealed (C) lines have groups for her exposures {shown}, and a concealed line cannot be made once tiles are exposed"
-    return f"no exposed (X) line of the card has a group for each of her exposures {shown}"
+        return f"only concealed (C) lines have groups for the exposures {shown}, and a concealed line cannot be made once tiles are exposed"
+    return f"no exposed (X) line of the card has a group for each of the exposures {shown}"
 
 
 __all__ = ["DeadVerdict", "Kill", "Open", "Table", "is_dead", "judge", "read_table"]

@@ -154,7 +154,7 @@ def parse_exposure(text: str) -> Exposure:
     naturals = {t for t in tiles if t != JOKER}
     jokers = len(tiles) - sum(1 for t in tiles if t != JOKER)
     if not naturals:
-        raise UsageError(f"exposure '{echo(text)}': an exposure holds at least one natural tile (the discard she called)")
+        raise UsageError(f"exposure '{echo(text)}': an exposure holds at least one natural tile (the discard called for it)")
     if len(naturals) > 1:
         raise UsageError(f"exposure '{echo(text)}': an exposure is one tile repeated (a pung, kong, quint or sextet), "
                          f"not {', '.join(short(t) for t in sorted(naturals))}")

@@ -249,7 +249,7 @@ def reasons(tg: Target, hand: Hand) -> list[str]:
     elif jokers < holes:  # what the groups still lack, tile by tile: her jokers cannot fill it all
         out += [_missing_place(tg, t, gap, held) for t, gap, held in short]
         if jokers:
-            out.append(f"her {jokers} joker{'s' if jokers != 1 else ''} can fill only {jokers} of those {holes} places")
+            out.append(f"the hand's {jokers} joker{'s' if jokers != 1 else ''} can fill only {jokers} of those {holes} places")
     return out
 
 

@@ -18,7 +18,7 @@ card_app = App(no_args_is_help=True, help="A year's card as a YAML file: lint it
 hand_app = App(no_args_is_help=True, help="Check a declared Mah Jongg against the card, or whether a player is dead.",
                epilog="Tiles: digits then a suit (2033B, 55C, 666D), 0 soap, R G dragons, N E W S, F flower, J joker.")
 app.add_typer(card_app, name="card", short_help="A year's card: check a card file, show a card.")
-app.add_typer(hand_app, name="hand", short_help="Is that Mah Jongg? Is she dead? Judged against the card.")
+app.add_typer(hand_app, name="hand", short_help="Is that Mah Jongg? Is the hand dead? Judged against the card.")
 
 CARD_OPT = typer.Option(None, "--card", "-c", metavar="CARD",
                         help="'practice' (the invented card that ships), or the path of a card file; "
@@ -191,7 +191,7 @@ def print_verdict(verdict: Any, card: Any) -> None:
         value = verdict.value()
         extra = ""
         if hand.jokerless:
-            extra = (", jokerless: paid double if she announced it" if verdict.doubled()
+            extra = (", jokerless: paid double if the winner announced it" if verdict.doubled()
                      else ", jokerless, but this family is never doubled")
         wrapped(out, styled(("Value: ", "bold"), f"{value} ({verdict.best.line.id}){extra}"))
         return
@@ -321,7 +321,7 @@ def print_dead(verdict: Any, card: Any, limit: int = 5) -> None:
             wrapped(out, "hot tiles: " + "; ".join(o.hot), first="      ", rest="        ")
     if n > limit:
         wrapped(out, f"... and {n - limit} more (--all lists them)", style="dim")
-    wrapped(out, f"Jokers she could still get: {table.jokers}.", style="dim")
+    wrapped(out, f"Jokers the player could still get: {table.jokers}.", style="dim")
 
 
 @hand_app.command("dead", epilog=examples(
@@ -333,7 +333,7 @@ def dead_(
     discards: str = typer.Option("", "--discards", "-d", metavar="TILES", help="Every tile in the discards, e.g. \"6D 6D 9B J\"."),
     others: list[str] = typer.Option([], "--exposed-by-others", "-o", metavar="TILES", help="The other players' exposures, jokers included; repeatable."),
     count_jokers: bool = typer.Option(True, "--others-jokers/--no-others-jokers",
-                                      help="Count the jokers in others' exposures as ones she could still redeem (default) or not."),
+                                      help="Count the jokers in others' exposures as ones the player could still redeem (default) or not."),
     card: Optional[str] = CARD_OPT,
     ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r", metavar="RULESET", help="Take the card from this ruleset's card:."),
     show_all: bool = typer.Option(False, "--all", help="List every line still open (else the five of highest value)."),

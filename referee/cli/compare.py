@@ -132,12 +132,12 @@ def pay(
     singles_and_pairs: bool = typer.Option(False, "--singles-and-pairs", help="A Singles and Pairs hand (never doubled for jokerless)."),
     exposures: Optional[int] = typer.Option(None, "--exposures", min=0, max=4, help="The winner's number of exposures (tournament discarder penalties)."),
     dead: list[str] = typer.Option([], "--dead", metavar="SEAT", help="A seat whose hand is dead; dead hands still pay. Repeatable."),
-    bettor: Optional[str] = typer.Option(None, "--bettor", metavar="SEAT|wall", help="Seat a fifth player bet on: she pays or collects exactly like that seat; 'wall' if she bet on a wall game (she then pays like a non-discarder)."),
+    bettor: Optional[str] = typer.Option(None, "--bettor", metavar="SEAT|wall", help="Seat a fifth player bet on: the bettor pays or collects exactly like that seat; 'wall' for a bet on a wall game (the bettor then pays like a non-discarder)."),
     doubles: bool = typer.Option(False, "--doubles", help="East's opening roll was doubles (house rule 'double dice', if the ruleset has it)."),
     first_last: bool = typer.Option(False, "--first-last", help="The first or last game of the session (house rule, if the ruleset has it).", rich_help_panel="House rules"),
     bonus_hand: bool = typer.Option(False, "--bonus-hand", help="The winning hand is the table's bonus hand (house rule, if the ruleset has it).", rich_help_panel="House rules"),
-    pie_out: list[str] = typer.Option([], "--pie-out", metavar="SEAT", help="A loser who has lost her whole pie: she pays nothing (house rule 'pie'). Repeatable.", rich_help_panel="House rules"),
-    lost: list[str] = typer.Option([], "--lost", metavar="SEAT=AMOUNT", help="What a loser has lost so far this session: she pays at most what is left of her pie. Repeatable.", rich_help_panel="House rules"),
+    pie_out: list[str] = typer.Option([], "--pie-out", metavar="SEAT", help="A loser who has lost their whole pie: they pay nothing (house rule 'pie'). Repeatable.", rich_help_panel="House rules"),
+    lost: list[str] = typer.Option([], "--lost", metavar="SEAT=AMOUNT", help="What a loser has lost so far this session: they pay at most what is left of their pie. Repeatable.", rich_help_panel="House rules"),
     pie: Optional[int] = typer.Option(None, "--pie", min=1, metavar="AMOUNT", help="The pie (loss limit) your table agreed, where the ruleset has none; with --lost.", rich_help_panel="House rules"),
     player: list[str] = typer.Option([], "--player", "-p", metavar="SEAT=NAME", help="A player's name, e.g. East=Ruth (or Bettor=Ann); repeatable."),
     ruleset: Optional[str] = RULESET_OPT,
@@ -183,7 +183,7 @@ def pay(
         raise UsageError(f"a {how} win has no discarder; drop --discarder")
     dead_seats = [to_seat(d, "--dead") for d in dead]
     if "Bettor" in names and not bettor:  # else her name is dropped and she seems to owe nothing
-        raise UsageError("--player Bettor=... names a bettor; add --bettor SEAT (or wall) for what she bet on")
+        raise UsageError("--player Bettor=... names a bettor; add --bettor SEAT (or wall) for what the bettor bet on")
     sc = rs.scoring
     if sc.kind == "points":
         if bettor:

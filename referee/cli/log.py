@@ -328,7 +328,7 @@ def show(
         wrapped(out, line.lstrip(" "), first=" " * indent, rest=" " * (indent + 2))
 
 
-@log_app.command("players", short_help="Per player: rulings against her, dead hands, penalties.", epilog=examples(
+@log_app.command("players", short_help="Per player: rulings against them, dead hands, penalties.", epilog=examples(
     'referee log players \\\n  --event "Spring Open 2026"',
     "referee log players --json"))
 @guarded

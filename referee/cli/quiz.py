@@ -33,7 +33,7 @@ def quiz(
     judge: Optional[str] = typer.Option(None, "--judge", metavar="NAME", help="Whose progress this is (default: REFEREE_JUDGE, else the event's judge); without one nothing is recorded."),
     db: Optional[str] = typer.Option(None, "--db", metavar="FILE|URL", help="The rulings log's database, where progress is kept (default: REFEREE_DB, else the application folder)."),
     no_log: bool = typer.Option(False, "--no-log", help="Record nothing."),
-    report: bool = typer.Option(False, "--report", help="Show a judge's weak situations over time, from her recorded quizzes, instead of asking."),
+    report: bool = typer.Option(False, "--report", help="Show a judge's weak situations over time, from their recorded quizzes, instead of asking."),
     every_judge: bool = typer.Option(False, "--all", help="With --report: every judge's (the head judge's view)."),
     check: bool = typer.Option(False, "--check", help="Replay every quiz item and list the answer keys the engine no longer rules; exit 1 if any."),
 ) -> None:

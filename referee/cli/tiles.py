@@ -20,9 +20,9 @@ RULE_HAND_OPT = typer.Option(None, "--hand", metavar="TILES", rich_help_panel=RU
 RULE_EXPOSED_OPT = typer.Option([], "--exposed", "-x", metavar="GROUP", rich_help_panel=RULE_PANEL,
                                 help="An exposure made before Mah Jongg (of the --hand; else of the player said to be dead); repeatable.")
 RULE_DISCARDS_OPT = typer.Option(None, "--discards", metavar="TILES", rich_help_panel=RULE_PANEL,
-                                 help="Every discard: with --exposed, answers 'is she dead?' from the card.")
+                                 help="Every discard: with --exposed, answers 'is the hand dead?' from the card.")
 RULE_OTHERS_OPT = typer.Option([], "--exposed-by-others", metavar="TILES", rich_help_panel=RULE_PANEL,
-                               help="The other players' exposures, for 'is she dead?'; repeatable.")
+                               help="The other players' exposures, for 'is the hand dead?'; repeatable.")
 
 
 def rule_tiles(rs: Any, sc: Any, card: str | None, hand: str | None, exposed: list[str], discards: str | None,
@@ -59,7 +59,7 @@ def _fill(rs: Any, card: str | None, hand: str | None, exposed: list[str], table
 # --- `referee pay --hand`: the value (and Singles and Pairs) from the card ---
 
 PAY_HAND_OPT = typer.Option(None, "--hand", metavar="TILES", help="The winning hand, all 14 tiles: its value comes from the card (with --card).")
-PAY_EXPOSED_OPT = typer.Option([], "--exposed", "-x", metavar="GROUP", help="With --hand: a group she exposed before Mah Jongg; repeatable.")
+PAY_EXPOSED_OPT = typer.Option([], "--exposed", "-x", metavar="GROUP", help="With --hand: a group the winner exposed before Mah Jongg; repeatable.")
 PAY_CARD_OPT = typer.Option(None, "--card", metavar="CARD", help="With --hand: 'practice' or a card file (default: the ruleset's card:).")
 
 
@@ -97,7 +97,7 @@ def pay_from_hand(rs: Any, hand: str | None, exposed: list[str], card: str | Non
 def pay_card_text(verdict: Any, card_id: str) -> str:
     line = verdict.best.line
     shown = f" (exposed: {', '.join(e.text for e in verdict.hand.exposures)})" if verdict.hand.exposures else ""
-    more = "; jokerless: add --jokerless if she announced it" if verdict.hand.jokerless and line.jokerless_bonus else ""
+    more = "; jokerless: add --jokerless if the winner announced it" if verdict.hand.jokerless and line.jokerless_bonus else ""
     return f"Card {card_id}: {verdict.hand.text}{shown} is line {line.id} ({line.section}, {line.mark}), worth {line.value}{more}"
 
 

@@ -299,7 +299,7 @@ def _settle_parties(s: m.Settle, b: _Binder) -> tuple[Party, Party | None]:
     winner = b.parties(s.winner)[0]
     discarder = b.parties(s.discarder)[0] if s.discarder else None
     if discarder and discarder.seat and discarder.seat == winner.seat:
-        raise UsageError(f"{s.winner} and {s.discarder} are both {winner.seat}; a winner cannot discard to herself")
+        raise UsageError(f"{s.winner} and {s.discarder} are both {winner.seat}; a winner cannot win on their own discard")
     return winner, discarder
 
 

@@ -151,7 +151,7 @@ def _check_seats(winner: str, how: str, discarder: str | None, dead: tuple[str, 
     if how != "discard" and discarder:
         raise UsageError(f"a {how} win has no discarder")
     if discarder and discarder == winner:
-        raise UsageError(f"the winner and the discarder are both {winner}; a winner cannot discard to herself")
+        raise UsageError(f"the winner and the discarder are both {winner}; a winner cannot win on their own discard")
     if winner in dead:
         raise UsageError(f"{winner} cannot both win and be dead")
     if discarder and discarder in dead:
