@@ -69,7 +69,7 @@ def test_a_mahjong_that_closed_the_window_goes_on_to_the_payment_without_retypin
 def test_not_jokerless_goes_on_to_the_payment_with_jokerless_settled() -> None:
     child = _spawn("jokerless-after-redemption")
     asked = _answer_all(child, {
-        "any joker among her 14 tiles": "yes", "How did the winner get": "self-pick",
+        "any joker among their 14 tiles": "yes", "How did the winner get": "self-pick",
         "Which seat won": "West", "value of the winning hand": "25",
     })
     text = " Ruling " + _rest(child)

@@ -51,8 +51,8 @@ def test_no_role_or_fact_names_leak_and_one_word_means_no_penalty() -> None:
 
 AUX = r"(?:is|was|were|are|did|does|do|has|have|had|can|could|will|would|should|may|must)"
 ADVERB = r"(?:already|still|then|actually|also|now|only|just|really|truly|clearly|fully|since|first|ever)"
-SINGULAR = r"(?:she|he|it|anyone|someone|everyone|nobody|anybody)"
-SAME_PAST = {"put", "set", "let", "cut", "hit", "read", "bet", "quit"}  # 'she put' is as past as 'she racked'
+SUBJECT = r"(?:they|she|he|it|anyone|someone|everyone|nobody|anybody)"
+SAME_PAST = {"put", "set", "let", "cut", "hit", "read", "bet", "quit"}  # 'they put' is as past as 'they racked'
 
 
 def _questions(rs) -> list[str]:
@@ -61,33 +61,35 @@ def _questions(rs) -> list[str]:
 
 
 def _base_verbs(questions: list[str]) -> set[str]:
-    """Words the rulesets' own questions use as bare verbs: 'did she complete', 'can anyone see'."""
+    """Words the rulesets' own questions use as bare verbs: 'did they complete', 'can anyone see'."""
     found = set()
     for q in questions:
-        for m in re.finditer(rf"\b(?:did|does|do|can|could|will|would|should|must|may) {SINGULAR}(?: {ADVERB})* ([a-z]+)\b", q, re.I):
+        for m in re.finditer(rf"\b(?:did|does|do|can|could|will|would|should|must|may) {SUBJECT}(?: {ADVERB})* ([a-z]+)\b", q, re.I):
             found.add(m.group(1).lower())
     return found - {"not"}
 
 
 def _problems(piece: str, questions: list[str], base: set[str]) -> list[str]:
     """What is wrong with one condition: a placeholder, a name lower-cased, a bare verb after
-    'she' ('she complete'), or a question with its auxiliary cut off ('count be put right')."""
+    'they' ('they complete' for 'did they complete'), or a question with its auxiliary cut off ('count be put right')."""
     out = []
     if "{" in piece or "}" in piece or re.search(r"\b[a-z]+_[a-z_]+\b", piece):
         out.append("a placeholder or fact id")
     if re.match(r"(mah jongg|east's|south's|west's|north's)\b", piece, re.I) and piece[0].islower():
         out.append("a name lower-cased")
-    m = re.search(rf"\b{SINGULAR}(?: {ADVERB})* ([a-z]+)\b", piece)
-    if m and ((m.group(1) in base and m.group(1) not in SAME_PAST) or m.group(1).endswith("ing")):
+    m = re.search(rf"\b({SUBJECT})(?: {ADVERB})* ([a-z]+)\b", piece)
+    # after 'they' a bare verb is the present ('they agree their hand is dead'); a 'did they'
+    # question with its auxiliary cut off is caught below, as a question cut short
+    if m and ((m.group(2) in base and m.group(2) not in SAME_PAST and m.group(1) != "they") or m.group(2).endswith("ing")):
         out.append(f"a bare verb after its subject: {m.group(0)!r}")
     said = piece.rstrip("…").lower().split()
     for q in questions:
         cut = re.match(rf"^(?:[^,]*, )?({AUX}) (.*)$", q, re.I)
-        if not cut or cut.group(1).lower() == "do":  # 'Do all her exposures fit' less 'do' is still English
+        if not cut or cut.group(1).lower() == "do":  # 'Do all their exposures fit' less 'do' is still English
             continue
         rest = re.sub(r"^the ", "", cut.group(2).lower()).split()
         if cut.group(1).lower() == "did" and len(rest) > 1 and rest[1] in SAME_PAST:
-            continue  # 'Did she put it right' -> 'she put it right'
+            continue  # 'Did they put it right' -> 'they put it right'
         n = min(8, len(rest))
         if n >= 2 and said[:n] == rest[:n]:
             out.append(f"a question with its auxiliary cut off: {q!r}")
@@ -102,7 +104,7 @@ def test_every_when_phrase_of_every_shipped_ruleset_is_grammatical() -> None:
         rs = load_strict(rid)
         questions = _questions(rs)
         base = _base_verbs(questions)
-        assert "complete" in base  # the rule sees the verbs it looks for ("Did she complete ...?")
+        assert "complete" in base  # the rule sees the verbs it looks for ("Did they complete ...?")
         for g in sheets.quick(rs):
             for s in g.situations:
                 for line in s.lines:
@@ -115,19 +117,20 @@ def test_the_grammar_rule_catches_what_the_old_sheet_printed() -> None:
     rs = load_strict("nmjl")
     questions = _questions(rs)
     base = _base_verbs(questions)
-    for old in ("she complete the wrong swap and rack the tile she…", "count be put right for certain, with every tile going…",
-                "player actually see the face of a tile she was…", "she declaring Mah Jongg with the picked tile",
+    for old in ("she complete the wrong swap and rack the tile she…", "they complete the wrong swap and rack the tile they…",
+                "count be put right for certain, with every tile going…",
+                "player actually see the face of a tile they were…", "they declaring Mah Jongg with the picked tile",
                 "picker then discard, and was that discard claimed for Mah…", "mah Jongg"):
         assert _problems(old, questions, base), old
-    for good in ("she completed the wrong swap and racked the tile she…", "the count can be put right for certain",
-                 "the player actually saw the face of a tile she…", "she was declaring Mah Jongg with the picked tile"):
+    for good in ("they completed the wrong swap and racked the tile they…", "the count can be put right for certain",
+                 "the player actually saw the face of a tile they…", "they were declaring Mah Jongg with the picked tile"):
         assert not _problems(good, questions, base), good
 
 
 def test_a_fact_s_short_phrase_is_what_the_sheet_says() -> None:
     lines = _lines("nmjl")
     assert lines["MJE-1"].when == "nobody else acted before the check"  # others_acted: short: nothing
-    assert lines["JOR-3"].when.startswith("she completed the wrong swap")  # 'Did she complete ...?' as a statement
+    assert lines["JOR-3"].when.startswith("they completed the wrong swap")  # 'Did they complete ...?' as a statement
     assert "jokerless, and announced" in lines["JLR-2"].when
 
 

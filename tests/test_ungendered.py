@@ -1,16 +1,24 @@
-"""A ruling never genders a player (issue 24 §4): it says 'the player', 'they', or the player's
-name. Checked on the words printed, every path of every ruleset, seats named and seats open.
-Quiz stories and published questions are the askers' own stories and may say 'she'; a ruling
-may not."""
+"""Nothing the tool says to a judge genders a player (issue 24 §4): it says 'the player', 'they',
+the role's name or the seat. Checked on the rulings as printed (every path of every ruleset, seats
+named and seats open) and on everything a judge reads before the ruling: each ruleset's title and
+description, each situation's title, summary and help, each question's ask, help, choice labels
+and quick-sheet wording, each role's question and label.
+
+Exempt, on purpose: a situation's `aliases` are the words judges type to find it ("she dropped
+out" is how a judge says it), never printed as the tool's own words; a source's title is its
+publisher's; quiz stories and published questions are the askers' own words and may say 'she'."""
 from __future__ import annotations
 
 import re
 
 import pytest
 
+from collections.abc import Iterator
+
 from leafwalk import RULESETS, printed, ruled
 from referee.rules.loader import load_strict
-from referee.rules.model import GROUPS
+from referee.rules.model import GROUPS, FactDef, RoleDef
+from referee.rules.ruleset import Ruleset
 
 GENDERED = re.compile(r"\b(?:she|her|hers|herself|he|him|his|himself)\b", re.I)
 
@@ -51,3 +59,53 @@ def test_the_walk_renders_rulings_as_printed() -> None:
     named = " ".join(line for _, line in printed(paths[0].named))
     assert re.search(r"\b(?:East|South|West|North) \((?:Ann|Bea|Cy|Dot)\)", named), named
     assert any(r.open is not None and "the declarer" in " ".join(line for _, line in printed(r.open)) for r in paths)
+
+
+def _question(where: str, d: FactDef | RoleDef) -> Iterator[tuple[str, str]]:
+    yield f"{where}.ask", d.ask
+    yield f"{where}.help", d.help
+    if isinstance(d, RoleDef):
+        yield f"{where}.label", d.label
+        return
+    for value, label in (d.choices or {}).items():
+        yield f"{where}.choices.{value}", label
+    for value, said in (d.short or {}).items():
+        yield f"{where}.short.{value}", said
+
+
+def read_before_the_ruling(rs: Ruleset) -> Iterator[tuple[str, str]]:
+    """(where, text) for every field the tool prints to a judge from the ruleset besides the
+    rulings: at the prompt, in `show`, `search`, `list`, on the phone page and in the handouts.
+    Not `aliases` (the judges' words) nor a source's title (its publisher's)."""
+    yield "title", rs.meta.title
+    yield "description", rs.meta.description
+    for custom in rs.meta.customs:
+        yield f"customs.{custom.id}", f"{custom.rule} {custom.says}"
+    for key, source in rs.sources.items():
+        yield f"sources.{key}.note", source.note or ""
+    for fid, d in rs.facts.items():
+        yield from _question(f"facts.{fid}", d)
+    for sid, sit in rs.situations.items():
+        yield f"{sid}.title", sit.title
+        yield f"{sid}.summary", sit.summary
+        yield f"{sid}.help", sit.help
+        for role, r in sit.roles.items():
+            yield from _question(f"{sid}.roles.{role}", r)
+        for fid, d in sit.facts.items():
+            yield from _question(f"{sid}.facts.{fid}", d)
+
+
+@pytest.mark.parametrize("rid", RULESETS)
+def test_nothing_read_before_the_ruling_genders_a_player(rid: str) -> None:
+    found = [f"{rid}: {where}: {text}" for where, text in read_before_the_ruling(load_strict(rid)) if GENDERED.search(text)]
+    assert not found, "\n".join(found[:15]) + f"\n({len(found)} fields)"
+
+
+def test_the_prompt_check_reads_every_kind_of_field() -> None:
+    """The walk reaches each kind of printed field in the shipped rulesets, so the check above
+    cannot pass by looking at nothing; and the aliases it leaves alone do say 'she'."""
+    kinds = {where.rsplit(".", 2)[-2] if ".choices." in where or ".short." in where else where.rsplit(".", 1)[-1]
+             for rid in RULESETS for where, text in read_before_the_ruling(load_strict(rid)) if text}
+    assert {"title", "description", "summary", "help", "ask", "label", "choices", "short"} <= kinds, kinds
+    nmjl = load_strict("nmjl")
+    assert any(GENDERED.search(a) for sit in nmjl.situations.values() for a in sit.aliases)

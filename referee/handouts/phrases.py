@@ -3,9 +3,9 @@
 In order: the fact's own `short:` phrase for that answer (the author's words); a choice's label
 of more than one word (also the author's, and written as what is the case); a yes/no question
 turned into the statement a 'yes' makes, only where the question's shape makes that safe (a
-pronoun subject: "Can she still make ..." -> "she can still make ..."; "Did she complete ..." ->
-"she completed ..."); otherwise the question as asked, cut short, with its answer. Never a
-question with its auxiliary cut off ("she complete the wrong swap").
+pronoun subject: "Can they still make ..." -> "they can still make ..."; "Did they complete ..." ->
+"they completed ..."); otherwise the question as asked, cut short, with its answer. Never a
+question with its auxiliary cut off ("they complete the wrong swap").
 """
 from __future__ import annotations
 
@@ -109,7 +109,7 @@ def statement(ask: str) -> str | None:
 
 LEAD = re.compile(r"^[^,]*, (?=(is|was|were|are|did|does|do|has|had|can|could)\b)", re.I)
 SECOND_QUESTION = re.compile(r"[,;]\s*(and|or)\s+(is|was|were|are|did|does|do|has|had|can|could)\b", re.I)
-DETERMINERS = ("the", "her", "his", "a", "an", "this", "that", "your", "every", "any", "another", "more", "each", "both",
+DETERMINERS = ("the", "her", "his", "their", "a", "an", "this", "that", "your", "every", "any", "another", "more", "each", "both",
                "all", "those", "these", "east's", "south's", "west's", "north's")
 SEATS = ("east", "south", "west", "north")
 STATES = ("valid", "invalid", "dead", "alive", "active", "down", "complete", "open", "live", "legal", "jokerless",
