@@ -4,9 +4,14 @@ named and seats open) and on everything a judge reads before the ruling: each ru
 description, each situation's title, summary and help, each question's ask, help, choice labels
 and quick-sheet wording, each role's question and label.
 
+The same holds for the other text we wrote that the tool prints: every table custom the house
+wizard offers (its prompts, rulings and worked examples), and each scenario's title and caveat
+(the booklet's worked examples, the quiz's key).
+
 Exempt, on purpose: a situation's `aliases` are the words judges type to find it ("she dropped
 out" is how a judge says it), never printed as the tool's own words; a source's title is its
-publisher's; quiz stories and published questions are the askers' own words and may say 'she'."""
+publisher's; a scenario's story, published question and source are the askers' and answerers'
+own words ("call her dead") and may say 'she'."""
 from __future__ import annotations
 
 import re
@@ -14,11 +19,14 @@ import re
 import pytest
 
 from collections.abc import Iterator
+from typing import Any
 
 from leafwalk import RULESETS, printed, ruled
 from referee.rules.loader import load_strict
 from referee.rules.model import GROUPS, FactDef, RoleDef
+from referee.rules.folders import data_dir
 from referee.rules.ruleset import Ruleset
+from referee.rules.yamlload import read
 
 GENDERED = re.compile(r"\b(?:she|her|hers|herself|he|him|his|himself)\b", re.I)
 
@@ -109,3 +117,41 @@ def test_the_prompt_check_reads_every_kind_of_field() -> None:
     assert {"title", "description", "summary", "help", "ask", "label", "choices", "short"} <= kinds, kinds
     nmjl = load_strict("nmjl")
     assert any(GENDERED.search(a) for sit in nmjl.situations.values() for a in sit.aliases)
+
+
+def _strings(value: Any, where: str) -> Iterator[tuple[str, str]]:
+    """Every string in a custom's YAML, with its place; not its aliases nor its sources' titles."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if k != "aliases" and not (k == "title" and where.split(".")[-2:-1] == ["sources"]):
+                yield from _strings(v, f"{where}.{k}")
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _strings(v, f"{where}.{i}")
+    elif isinstance(value, str):
+        yield where, value
+
+
+def test_no_table_custom_genders_a_player() -> None:
+    """What the house wizard offers and writes: a custom's description and sentence, its
+    question, its situations' prompts and rulings, its worked examples."""
+    from referee.house.catalogue import CUSTOMS_DIR
+
+    files = sorted(CUSTOMS_DIR.glob("*.yaml"))
+    assert len(files) > 5
+    found = [f"{where}: {text}" for f in files for where, text in _strings(read(f).data, f.stem) if GENDERED.search(text)]
+    assert not found, "\n".join(found[:15]) + f"\n({len(found)} strings)"
+
+
+def test_no_scenario_title_or_caveat_genders_a_player() -> None:
+    """A scenario's title and caveat are ours (the booklet's worked examples, the quiz's key);
+    its story, published question and source are the askers' and answerers' words."""
+    folder = data_dir("scenarios")
+    files = sorted(folder.rglob("*.yaml"))
+    assert len(files) > 500
+    found = []
+    for f in files:
+        data = read(f).data
+        said = [data.get("title") or "", ((data.get("caveat") or {}).get("note") or "")]
+        found += [f"{f.relative_to(folder)}: {text}" for text in said if GENDERED.search(text)]
+    assert not found, "\n".join(found[:15]) + f"\n({len(found)} scenarios)"

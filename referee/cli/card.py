@@ -329,7 +329,7 @@ def print_dead(verdict: Any, card: Any, limit: int = 5) -> None:
     'referee hand dead -x NNN \\\n  --discards "6D 6D 9B" \\\n  --exposed-by-others "555C 2JJ2B" \\\n  --card practice --json'))
 @guarded
 def dead_(
-    exposed: list[str] = typer.Option([], "--exposed", "-x", metavar="GROUP", help="Her exposures, e.g. 555C or 55JC; repeatable."),
+    exposed: list[str] = typer.Option([], "--exposed", "-x", metavar="GROUP", help="The player's exposures, e.g. 555C or 55JC; repeatable."),
     discards: str = typer.Option("", "--discards", "-d", metavar="TILES", help="Every tile in the discards, e.g. \"6D 6D 9B J\"."),
     others: list[str] = typer.Option([], "--exposed-by-others", "-o", metavar="TILES", help="The other players' exposures, jokers included; repeatable."),
     count_jokers: bool = typer.Option(True, "--others-jokers/--no-others-jokers",

@@ -340,8 +340,8 @@ def players(
 ) -> None:
     """Per player: rulings against them, dead hands, penalties paid, points lost.
 
-    A ruling is against a player when it makes her hand dead, or she alone pays (a penalty, a
-    fine, a lost challenge), or she loses points outside a settlement. Paying a valid Mah Jongg,
+    A ruling is against a player when it makes their hand dead, or they alone pay (a penalty, a
+    fine, a lost challenge), or they lose points outside a settlement. Paying a valid Mah Jongg,
     or losing a bet on one, is no offence and is not counted. A penalty whose amount was left
     open is shown as '+N open' beside the known total.
 

@@ -96,7 +96,7 @@ class Scoring(ScoringKind, Strict):
     first_last_times: int = Field(1, ge=1, description="House rule: the first and the last game of a session are paid this many times over")
     hand_bonus: int = Field(0, ge=0, description="House rule: each loser pays the winner this much more when the winning hand is the table's bonus hand (not multiplied)")
     hand_bonus_name: str = Field("", description="The table's bonus hand, in the words its players use")
-    pie: int | None = Field(None, ge=1, description="House rule 'pie' (a loss limit): a player who has lost this much in the session pays nothing more until she wins some back")
+    pie: int | None = Field(None, ge=1, description="House rule 'pie' (a loss limit): a player who has lost this much in the session pays nothing more until they win some back")
     winner_times: int = Field(1, ge=0, description="Points: the winner scores this many times the card value")
     self_pick_bonus: int = Field(0, description="Points: added to the winner's score for a self-picked Mah Jongg")
     jokerless_bonus: int = Field(0, description="Points: added to the winner's score for a jokerless hand (never Singles and Pairs)")
@@ -178,7 +178,7 @@ class FactDef(Strict):
         "the prompt takes it, and a run without prompts (--no-input, a scenario) uses it when no answer is given")
     short: dict[str, str] | None = Field(
         None, description="For type yesno or choice: answer -> what it means in a few words, as the quick-reference sheet "
-        "says when a ruling applies, e.g. yes: 'she completed the wrong swap' (default: the choice's label, or the "
+        "says when a ruling applies, e.g. yes: 'they completed the wrong swap' (default: the choice's label, or the "
         "question turned into a statement where that is safe, else the question and its answer)")
     card: Literal["valid", "invalid", "dead", "alive", "value", "singles-and-pairs", "jokerless", "joker-misplaced"] | None = Field(
         None, description="The card can answer this fact from tiles: valid/invalid (yesno: the declared hand makes a "
@@ -189,7 +189,7 @@ class FactDef(Strict):
         "line is still asked, since the card cannot tell which group the joker was meant for)")
     card_claims: dict[str, Literal["valid", "invalid", "dead", "alive"]] = Field(
         default_factory=_no_entries, description="For type choice: answers that claim what the card can tell from tiles "
-        "(challenger: dead - 'the challenger was right' claims her hand was dead). With tiles entered, such an "
+        "(challenger: dead - 'the challenger was right' claims the challenged hand was dead). With tiles entered, such an "
         "answer the tiles contradict is refused, and one they bear out cites the card")
 
     @model_validator(mode="after")
@@ -326,11 +326,11 @@ class Settle(Strict):
     value: str = Field("hand_value", description="Number fact holding the hand value")
     exempt: list[str] = Field(
         default_factory=_no_items,
-        description="Roles that pay nothing by a rule the table agreed before play (a player who has lost her whole pie)")
+        description="Roles that pay nothing by a rule the table agreed before play (a player who has lost their whole pie)")
     bettor: str | None = Field(
         None,
-        description="Role of the seat a fifth player (the bettor) bet on: she pays or collects exactly like that seat; "
-        f"'{WALL_BET}' for a bet on a wall game: she pays like a loser who did not throw the winning tile",
+        description="Role of the seat a fifth player (the bettor) bet on: the bettor pays or collects exactly like that seat; "
+        f"'{WALL_BET}' for a bet on a wall game: the bettor pays like a loser who did not throw the winning tile",
     )
 
     @model_validator(mode="after")
@@ -506,7 +506,7 @@ class TableTiles(Strict):
     exposed: list[str] = Field(default_factory=_no_items, description="The player's exposures, e.g. ['22J2B']")
     discards: str = Field("", description="Every tile in the discards, e.g. '6D 6D 9B J'")
     exposed_by_others: list[str] = Field(default_factory=_no_items, description="The other players' exposures, jokers included")
-    others_jokers: bool = Field(True, description="Jokers in the others' exposures count as ones she could still redeem")
+    others_jokers: bool = Field(True, description="Jokers in the others' exposures count as ones the player could still redeem")
 
 
 class Caveat(Strict):
