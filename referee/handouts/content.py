@@ -22,7 +22,7 @@ from ..errors import Place, Problem, RefereeError
 from ..rules.loader import Ruleset, data_dir
 from ..rules.ruleset import Lazy
 from ..ruling.render import GAME_TEXT
-from ..ruling.scenarios import Scenario, compare, facts_of, load_file, run
+from ..ruling.scenarios import Scenario, compare, facts_of, load_file, onward, run
 
 PHASE_TITLES = {
     "deal": "The deal", "charleston": "The Charleston", "play": "Picking and discarding",
@@ -252,26 +252,6 @@ def _written(rs: Ruleset, sid: str) -> bytes:
     return pickle.dumps(rs.situations[sid], pickle.HIGHEST_PROTOCOL)
 
 
-def _onward(rs: Ruleset, sid: str) -> list[str]:
-    """`sid` and every situation a case begun there can go on into (by a goto or a ruling's
-    `then`), sorted; one that is named but missing is listed too."""
-    todo, seen = [sid], set()
-    while todo:
-        here = todo.pop()
-        if here in seen:
-            continue
-        seen.add(here)
-        sit = rs.situations.get(here)
-        for node in sit.nodes.values() if sit is not None else ():
-            if isinstance(node, m.QuestionNode):
-                todo += [t.goto for _, t in node.branches() if isinstance(t, m.Goto)]
-            elif isinstance(node, m.GotoNode):
-                todo.append(node.goto)
-            elif isinstance(node, m.RulingNode) and node.ruling.then is not None:
-                todo.append(node.ruling.then.goto)
-    return sorted(seen)
-
-
 def reach(rs: Ruleset, sid: str) -> Reach:
     """All a case begun in `sid` is ruled and printed from: each situation it can go on into, as
     written, and the ruleset's facts and scoring. The engine reads nothing else of a ruleset (its
@@ -287,7 +267,7 @@ def reach(rs: Ruleset, sid: str) -> Reach:
     if sid not in reached:
         # `sid` too: two situations that go on into each other reach the same ones
         reached[sid] = (whole, sid, *((there, _written(rs, there) if there in rs.situations else None)
-                                      for there in _onward(rs, sid)))
+                                      for there in sorted(onward(rs, sid))))
     return reached[sid]
 
 

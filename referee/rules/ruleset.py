@@ -114,6 +114,7 @@ class Ruleset:
     meta_origin: Origin | None = None
     # A role's seat fact, built once per role: the engine asks for it on every step of a walk.
     _role_facts: dict[int, tuple[m.RoleDef, m.FactDef]] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _kept: dict[str, dict[Any, Any]] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @property
     def id(self) -> str:
@@ -131,6 +132,16 @@ class Ruleset:
         hint = difflib.get_close_matches(sid, self.situations, n=1)
         also = f"; did you mean '{hint[0]}'?" if hint else "; try 'referee search WORDS'"
         raise UsageError(f"unknown situation '{sid}' in ruleset '{self.id}'{also}")
+
+    def kept(self, what: str) -> dict[Any, Any]:
+        """A memo of what the ruling code works out from this ruleset alone (the situations a case
+        goes on into, a ruling's details), kept as long as the ruleset: a loaded ruleset's
+        situations and facts are never changed, so nothing in it goes stale. Not for use while
+        the ruleset is being read (its situations are still being patched then)."""
+        found = self._kept.get(what)
+        if found is None:
+            found = self._kept[what] = {}
+        return found
 
     def fact(self, name: str, sid: str | None = None) -> m.FactDef | None:
         """A fact as a situation sees it: its own facts and roles first, then the ruleset's."""

@@ -19,29 +19,51 @@ if TYPE_CHECKING:  # an answers file from the cache is records, read the same wa
     from ..rules import model as m
 
 
+def onward(rs: Ruleset, sid: str) -> tuple[str, ...]:
+    """`sid`, then every situation a case begun there can go on into (by a goto or a ruling's
+    `then`), nearest first; one that is named but missing is listed too."""
+    kept = rs.kept("onward")  # a booklet asks for each situation's hundreds of times over
+    found = kept.get(sid)
+    if found is None:
+        found = kept[sid] = _onward(rs, sid)
+    return found
+
+
+def _onward(rs: Ruleset, sid: str) -> tuple[str, ...]:
+    order, seen = [], set()
+    todo = [sid]
+    while todo:  # breadth first: the nearest situation that defines a fact is the one that asks it
+        here = todo.pop(0)
+        if here in seen:
+            continue
+        seen.add(here)
+        order.append(here)
+        sit = rs.situations.get(here)
+        for node in sit.nodes.values() if sit is not None else ():
+            if isinstance(node, k.QuestionNodeKind):
+                todo += [t.goto for _, t in node.branches() if isinstance(t, k.GotoKind)]
+            elif isinstance(node, k.GotoNodeKind):
+                todo.append(node.goto)
+            elif isinstance(node, k.RulingNodeKind) and node.ruling.then is not None:
+                todo.append(node.ruling.then.goto)
+    return tuple(order)
+
+
 def situation_fact_names(rs: Ruleset, sid: str) -> set[str]:
     """Every fact and role a situation can be answered with: its own, the questions on its tree, the
     numbers its rulings count with, and the same for each situation it goes on into."""
     names: set[str] = set()
-    todo, seen = [sid], set()
-    while todo:
-        sit = rs.situations.get(todo.pop())
-        if sit is None or sit.id in seen:
+    for there in onward(rs, sid):
+        sit = rs.situations.get(there)
+        if sit is None:
             continue
-        seen.add(sit.id)
         names |= set(sit.facts) | set(sit.roles)
         for node in sit.nodes.values():
-            jumps: list[m.Target] = []
             if isinstance(node, k.QuestionNodeKind):
                 names.add(node.ask)
-                jumps = [t for _, t in node.branches()]
-            elif isinstance(node, k.GotoNodeKind):
-                todo.append(node.goto)
             elif isinstance(node, k.RulingNodeKind):
                 r = node.ruling
                 names |= {x.of for x in [*r.pay, *r.points] if x.of} | ({r.settle.value} if r.settle else set())
-                jumps = [r.then] if r.then else []
-            todo += [t.goto for t in jumps if isinstance(t, k.GotoKind)]
     return names
 
 
@@ -50,14 +72,15 @@ def fact_for(rs: Ruleset, sid: str, name: str, what: str = "fact") -> m.FactDef:
     `what` is "role" where a seat was given (--seat, a file's `seats:`), so the error says role."""
     definition = rs.fact(name, sid)
     if definition is None:
-        # a fact of a situation this one goes on into; one of an unrelated situation is unknown
-        # here, not "a wrong value" by that other situation's rules
-        reachable = situation_fact_names(rs, sid) if name not in rs.situations[sid].facts else set()
-        for other in rs.situations:
-            definition = rs.fact(name, other)
-            if (name in reachable and definition is not None
-                    and (name in rs.situations[other].facts or name in rs.situations[other].roles)):
-                return definition
+        # a fact of a situation this one goes on into, as that situation defines it (the nearest
+        # one, where two do); one of an unrelated situation is unknown here, not "a wrong value"
+        # by that other situation's rules, even where it has the same id
+        for there in onward(rs, sid):
+            sit = rs.situations.get(there)
+            if sit is not None and (name in sit.facts or name in sit.roles):
+                found = rs.fact(name, there)
+                assert found is not None
+                return found
         if what == "role":
             raise UsageError(_unknown_role(rs, sid, name))
         hint = difflib.get_close_matches(name, situation_fact_names(rs, sid), n=1)
