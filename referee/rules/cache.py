@@ -238,18 +238,18 @@ EVICT_EVERY = 64  # writes between scans of the folder: one scan a write was qua
 _FILE_WRITES = [0]
 
 
-def _file_entry(where: Path, path: Path) -> Path:
-    return where / "files" / _named(str(path.resolve()), ".answers")
+def _file_entry(where: Path, path: Path, real: str | None) -> Path:
+    return where / "files" / _named(real or str(path.resolve()), ".answers")
 
 
-def fetch_file(path: Path, raw: bytes) -> Any | None:
+def fetch_file(path: Path, raw: bytes, real: str | None = None) -> Any | None:
     """An answers or scenario file whose bytes are exactly `raw`, validated before, as records
-    (`records.Answers`: read like the model), or None."""
+    (`records.Answers`: read like the model), or None. `real`: its resolved path, if known."""
     where = folder()
     if where is None:
         return None
     try:
-        head, packed = _loads(read_entry(_file_entry(where, path)) or b"")
+        head, packed = _loads(read_entry(_file_entry(where, path, real)) or b"")
         if head["stamp"] != stamp() or head["digest"] != hashlib.sha256(raw).hexdigest() or head["sum"] != _sum(packed):
             return None
         return _loads(packed)
@@ -257,7 +257,7 @@ def fetch_file(path: Path, raw: bytes) -> Any | None:
         return None
 
 
-def store_file(path: Path, raw: bytes, data: Any) -> None:
+def store_file(path: Path, raw: bytes, data: Any, real: str | None = None) -> None:
     """Remember a file's validated data (a model or its records) under the digest of its bytes;
     skipped when unwritable."""
     where = folder()
@@ -266,7 +266,7 @@ def store_file(path: Path, raw: bytes, data: Any) -> None:
     try:
         packed = pickle.dumps(records.of(data), protocol=pickle.HIGHEST_PROTOCOL)
         head = {"stamp": stamp(), "digest": hashlib.sha256(raw).hexdigest(), "sum": _sum(packed)}
-        write_whole(_file_entry(where, path), pickle.dumps((head, packed), protocol=pickle.HIGHEST_PROTOCOL))
+        write_whole(_file_entry(where, path, real), pickle.dumps((head, packed), protocol=pickle.HIGHEST_PROTOCOL))
         _FILE_WRITES[0] += 1
         if _FILE_WRITES[0] % EVICT_EVERY == 1:  # the first write of a run, then every 64th
             _evict(where / "files", ".answers", MAX_FILES)

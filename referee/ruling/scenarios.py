@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import difflib
+import os
 from collections import Counter
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -129,15 +131,20 @@ class Scenario:
         self.tiles = tiles  # cards.answer.FromTiles, when the file gives `hand:` or `table:`
 
 
-def ruleset_for(path: Path, data: m.Answers, fallback: str = "nmjl") -> str:
-    """The file's `ruleset:` key, else the scenarios folder it sits in, else `fallback`."""
+def ruleset_for(path: Path, data: m.Answers, fallback: str = "nmjl", real: str | None = None) -> str:
+    """The file's `ruleset:` key, else the scenarios folder it sits in, else `fallback`.
+    `real` is the file's resolved path, where the caller has it already."""
     if data.ruleset:
         return data.ruleset
-    scen_root = data_dir("scenarios").resolve()
-    try:
-        return path.resolve().relative_to(scen_root).parts[0]
-    except ValueError:
-        return fallback
+    inside = (real or os.path.realpath(path)).split(_scenarios_root(), 1)
+    return inside[1].split(os.sep, 1)[0] if len(inside) == 2 and not inside[0] else fallback
+
+
+@lru_cache(maxsize=1)
+def _scenarios_root() -> str:
+    """The shipped scenarios folder, resolved once (a booklet places some 400 files under it),
+    with a separator after it."""
+    return os.path.join(os.path.realpath(data_dir("scenarios")), "")
 
 
 # Keys that say a file is part of a ruleset, not answers: one line instead of a dozen unknown keys.
@@ -166,7 +173,8 @@ def load_file(path: Path, fallback: str = "nmjl") -> Scenario:
 
     raw = read_bytes(path)
     text = decode(raw, path)
-    data = cache.fetch_file(path, raw)
+    real = os.path.realpath(path)  # once: the cache's key and the ruleset folder both need it
+    data = cache.fetch_file(path, raw, real)
     if data is not None:  # validated before, byte for byte: no YAML parser, no validator to build
         doc = Document(str(path), None, None, text, _places_later)
     else:
@@ -185,10 +193,10 @@ def load_file(path: Path, fallback: str = "nmjl") -> Scenario:
         if model is None:
             raise LoadError(problems)
         data = k.of(model)  # as the cache gives it back: one shape, however the file was read
-        cache.store_file(path, raw, data)
+        cache.store_file(path, raw, data, real)
     if not data.situation:
         raise LoadError([Problem(doc.place(()), "missing required key 'situation'")])
-    return Scenario(path, doc, data, ruleset_for(path, data, fallback), data.situation)
+    return Scenario(path, doc, data, ruleset_for(path, data, fallback, real), data.situation)
 
 
 def facts_of(rs: Ruleset, sc: Scenario, card: str | None = None,
