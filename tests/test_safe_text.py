@@ -125,3 +125,18 @@ def test_a_hostile_output_path_is_named_harmlessly(tmp_path: Path) -> None:
     assert target.is_file()
     assert_harmless(r.output)
     assert "[link=x] [bold] :100:" in r.stderr
+
+
+def test_a_whole_page_is_cleaned_as_a_field_is() -> None:
+    """`controls` checks a long page by its bytes, not character by character: the same
+    characters must count as unsafe, wherever they sit in a page of mixed scripts."""
+    from referee.safe import _UNSAFE, controls
+
+    page = ("<p>Declarer — East’s hand ✓ Zoë 北 </p>\n\t" * 400)
+    assert len(page) > 4096 and controls(page) == page
+    for code in [*range(0x00, 0x250), 0x061C, 0x200E, 0x200F, 0x202A, 0x202E, 0x2066, 0x2069, 0x2028, 0xD800, 0x1F600]:
+        ch = chr(code)
+        for text in (page[:3000] + ch + page[3000:], ch + page, page + ch):
+            want = _UNSAFE.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}",
+                               text.replace("\r\n", "\n")) if _UNSAFE.search(text) else text
+            assert controls(text) == want, hex(code)
