@@ -177,6 +177,17 @@ def details(
 ) -> list[tuple[str, m.FactDef]]:
     """The facts a ruling needs to name seats and amounts (roles, hand values), by their known names."""
     carry = carry or Carry()
+    # Worked out once per ruling and way in: a booklet asks again for every path to the ruling, and
+    # all it reads of `facts` is whether the hand is jokerless.
+    key = (sid, id(ruling), (facts or {}).get("jokerless") == "yes", tuple(carry.alias.items()), tuple(carry.dead))
+    kept = rs.kept("details")
+    hit = kept.get(key)
+    if hit is None or hit[0] is not ruling:  # the ruling is kept with its list, so its id is not reused
+        hit = kept[key] = (ruling, _details(rs, sid, ruling, facts, carry))
+    return list(hit[1])
+
+
+def _details(rs: Ruleset, sid: str, ruling: m.Ruling, facts: dict[str, Any] | None, carry: Carry) -> list[tuple[str, m.FactDef]]:
     out: list[tuple[str, m.FactDef]] = []
     order: list[tuple[int, ...]] = []
     for name, where in [carry.source(n, sid) for n in _base_names(ruling)] + carry.dead:
