@@ -220,13 +220,13 @@ def rows(rs: Ruleset, sid: str, qs: list[Question]) -> list[Row]:
             from ..ruling.outcome import build_outcome
 
             then = node.ruling.then
-            o = build_outcome(rs, sid, sid, target, node.ruling, [], answers, {})
+            o = build_outcome(rs, sid, sid, target, node.ruling, [], answers, {}, brief=True)
             title = rs.situations[then.goto].title if then.goto in rs.situations else then.goto
             out.append(Row(shown, o.ruling.id, f"{o.text} Then continue as '{title}'.", [p.label for p in o.dead],
                            _money(o), GAME_SHORT[o.game]))
             continue
         try:
-            o = run(rs, sid, answers, {})
+            o = run(rs, sid, answers, {}, brief=True)  # the table prints the ruling's sentence, not its notes
         except RefereeError as exc:  # a tree the lint would reject; say so rather than stop the print
             out.append(Row(shown, None, f"(cannot be ruled: {exc})", [], [], ""))
             continue
@@ -294,7 +294,7 @@ def _case(rs: Ruleset, sc: Scenario) -> Outcome | None:
     cannot be read or ruled here, or this ruleset rules it differently."""
     try:
         facts, players = facts_of(rs, sc)
-        o = run(rs, sc.situation, facts, players)
+        o = run(rs, sc.situation, facts, players, brief=True)
     except RefereeError:
         return None
     assert sc.data.expect is not None

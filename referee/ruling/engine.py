@@ -254,8 +254,10 @@ def _passed(rs: Ruleset, reached: Reached) -> list[tuple[str, m.Ruling, Carry]]:
     return out
 
 
-def advance(rs: Ruleset, sid: str, facts: dict[str, Any], players: dict[str, str] | None = None) -> Question | Outcome:
-    """The next thing to ask, or the finished outcome. `facts` maps fact -> value (None = left open)."""
+def advance(rs: Ruleset, sid: str, facts: dict[str, Any], players: dict[str, str] | None = None,
+            brief: bool = False) -> Question | Outcome:
+    """The next thing to ask, or the finished outcome. `facts` maps fact -> value (None = left open);
+    `brief`: an outcome for a handout's table (see `build_outcome`)."""
     reached = walk(rs, sid, facts)
     if isinstance(reached, Question):
         return reached
@@ -268,9 +270,9 @@ def advance(rs: Ruleset, sid: str, facts: dict[str, Any], players: dict[str, str
         if name not in facts:
             return Question(name, definition, cur, None, optional=definition.type in SYMBOLIC)
     used = _used(leaf.ruling, reached.path, leaf.needed, reached.carry)
-    outcome = build_outcome(rs, sid, cur, reached.node, leaf.ruling, reached.path, facts, players or {}, reached.carry, used)
+    outcome = build_outcome(rs, sid, cur, reached.node, leaf.ruling, reached.path, facts, players or {}, reached.carry, used, brief)
     outcome.before = [
-        build_outcome(rs, sid, psid, pnid, ruling, reached.path, facts, players or {}, carry)
+        build_outcome(rs, sid, psid, pnid, ruling, reached.path, facts, players or {}, carry, brief=brief)
         for (psid, pnid, _), (_, ruling, carry) in zip(reached.carry.passed, _passed(rs, reached))
     ]
     carry_amounts(outcome)

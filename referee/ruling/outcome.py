@@ -189,7 +189,11 @@ def _open_active(other: list[Party], dead: list[Party], b: _Binder) -> Party:
 def build_outcome(
     rs: Ruleset, start: str, sid: str, nid: str, ruling: m.Ruling, path: list[Step],
     facts: dict[str, Any], players: dict[str, str], carry: Carry | None = None, used: list[str] | None = None,
+    brief: bool = False,
 ) -> Outcome:
+    """What the ruling does. `brief` leaves out the words a handout's tables never print (tiles,
+    procedure, notes, what is owed, other sources): the ruling's sentence, the dead hands, the
+    amounts and the game are the same either way."""
     carry = carry or Carry()
     b = _Binder(rs, sid, facts, players, carry)
     dead: list[Party] = []
@@ -234,13 +238,13 @@ def build_outcome(
         value = base * a.times if base is not None else None
         for party in targets:
             awards.append(Award(party, value, _formula(a.times, a.of, a.points) if value is None else str(value)))
-    notes = [b.fill(t) for t in ruling.notes] + _too_few_live(ruling, dead, carry, b)
+    notes = [] if brief else [b.fill(t) for t in ruling.notes] + _too_few_live(ruling, dead, carry, b)
     return Outcome(
         ruleset=rs, start=start, situation=sid, node=nid, ruling=ruling, path=path, facts=dict(facts),
         text=b.fill(ruling.says) + _doubled(rs, settle_lines), dead=dead, payments=payments, awards=awards,
-        tiles=[b.fill(t) for t in ruling.tiles], procedure=[b.fill(t) for t in ruling.procedure],
-        notes=notes, settle_lines=settle_lines, owed=b.fill(ruling.owed), used=used or [],
-        other_sources=[b.fill(t) for t in ruling.other_sources],
+        tiles=[] if brief else [b.fill(t) for t in ruling.tiles], procedure=[] if brief else [b.fill(t) for t in ruling.procedure],
+        notes=notes, settle_lines=settle_lines, owed="" if brief else b.fill(ruling.owed), used=used or [],
+        other_sources=[] if brief else [b.fill(t) for t in ruling.other_sources],
         house=[t for t in house_said if not t.startswith("key:")],
         house_keys=list(dict.fromkeys(t[4:] for t in house_said if t.startswith("key:"))),
     )

@@ -107,11 +107,12 @@ def normalize_all(rs: Ruleset, sid: str, raw: dict[str, Any]) -> dict[str, Any]:
     return {name: normalize(name, fact_for(rs, sid, name), value) for name, value in raw.items()}
 
 
-def run(rs: Ruleset, sid: str, facts: dict[str, Any], players: dict[str, str]) -> Outcome:
-    """Replay without prompting: a missing decision fact is an error, missing details stay open."""
+def run(rs: Ruleset, sid: str, facts: dict[str, Any], players: dict[str, str], brief: bool = False) -> Outcome:
+    """Replay without prompting: a missing decision fact is an error, missing details stay open.
+    `brief`: only what a handout's table prints (see `outcome.build_outcome`)."""
     known = dict(facts)
     while True:
-        step = advance(rs, sid, known, players)
+        step = advance(rs, sid, known, players, brief)
         if isinstance(step, Outcome):
             return step
         assert isinstance(step, Question)
