@@ -4,7 +4,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..diff import answer, diff, exit_text, summarize
 from ..rules.loader import Ruleset
 from . import content, phrases
 
@@ -165,6 +164,8 @@ class DiffSheet:
 
 def differences(base: Ruleset, rs: Ruleset) -> DiffSheet:
     """What `referee diff BASE RS` reports, each case once, in the wording of the questions."""
+    from ..diff import answer, diff, exit_text, summarize  # here: a booklet or quick sheet never compares
+
     report = diff(base, rs)
     found = summarize(report, base, rs)
     rss = (rs, base)
