@@ -43,7 +43,7 @@ class Block:
     @cached_property
     def uniform(self) -> bool:
         """One atom repeated: one group (else singles shown together)."""
-        return all(a == self.atoms[0] for a in self.atoms)
+        return self.atoms.count(self.atoms[0]) == len(self.atoms)
 
 
 def split_forms(text: str) -> list[tuple[str, int]]:

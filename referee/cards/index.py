@@ -110,13 +110,14 @@ class CardIndex:
         columns: tuple[list[Any], ...] = ([], [], [], [], [], [])
         line_of, groups, blocks, bindings, Ls, Us = columns
         for number, found in enumerate(raw):
-            for g, b, words, L, U in found:
-                line_of.append(number)
-                groups.append(g)
-                blocks.append(b)
-                bindings.append(words)
-                Ls.append(L)
-                Us.append(U)
+            if found:  # a column at a time, each extended in one call
+                g, b, words, L, U = zip(*found)
+                line_of += [number] * len(found)
+                groups += g
+                blocks += b
+                bindings += words
+                Ls += L
+                Us += U
         return cls(card, columns)
 
     def _state(self) -> tuple[Any, ...]:

@@ -24,12 +24,17 @@ def lint(card: Card, doc: object) -> tuple[list[Problem], list[Problem], list[li
         if not found and not line.broken:
             problems.append(Problem(place((*line.loc, "groups")), f"line {line.id}: no 14 tiles can make this line "
                                     "(it needs more of a tile than the set holds, or more than 8 jokers)"))
-        clash = next((owner[g] for g, *_ in found if g in owner and owner[g] != line.id), None)
+        keys = [target[0] for target in found]
+        if owner.keys().isdisjoint(keys):  # the usual answer, found without a loop in Python
+            clash = None
+            owner.update(dict.fromkeys(keys, line.id))
+        else:
+            clash = next((owner[g] for g in keys if g in owner and owner[g] != line.id), None)
+            for groups in keys:
+                owner.setdefault(groups, line.id)
         if clash:
             warnings.append(Problem(place((*line.loc, "groups")), f"warning: line {line.id} and line {clash} "
                                     "can be the very same hand; a judge cannot tell which was meant"))
-        for groups, *_ in found:
-            owner.setdefault(groups, line.id)
         for message in _repeated_picks(line):
             warnings.append(Problem(place((*line.loc, "groups")), f"warning: line {line.id}: {message}"))
         for message in _run_together(line):
