@@ -62,6 +62,7 @@ def test_every_spelling_of_mah_jongg_is_one_term(spelling: str) -> None:
     ("i tapped twice on a tile", "double"),
     ("the tournament charges the discarder", "pay"),
     ("three 8 bams are showing", "gone"),
+    ("her exposures show she misread the card", "nohand"),  # a hand the card does not have
 ])
 def test_table_slang_becomes_the_game_term(text: str, term: str) -> None:
     assert terms(term)[0] in terms(text)
@@ -77,6 +78,7 @@ def test_table_slang_becomes_the_game_term(text: str, term: str) -> None:
     ("the card needs a kong there", "need"),  # how the hand is printed, not a tile she waits for
     ("she has 14 tiles in her rack", "rack"),  # a count of her tiles, not a tile put in the rack
     ("she gave me a three dot", "three"),  # a tile's number, as "3 dot" is
+    ("what was she thinking", "think"),  # a sigh, not "i think you're dead"
 ])
 def test_a_phrase_is_not_read_as_its_look_alike(text: str, not_term: str) -> None:
     assert terms(not_term)[0] not in terms(text)

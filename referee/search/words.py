@@ -66,6 +66,8 @@ _PHRASE_RULES: list[tuple[str, str]] = [
     ("are|were [all|already] showing|visible|discarded|gone", "gone"),
     # "three dot" is a tile, as "3 dot" is: its number says nothing about the case
     ("one|two|three|four|five|six|seven|eight|nine dot|dots|bam|bams|bamboo|bamboos|crak|craks|crack|cracks|character|characters|circle|circles", "tile"),
+    # "what was she thinking" is a sigh, not "i think you're dead"
+    ("what is|was|were|are she|he|they|you thinking", ""),
     ("no one", "nobody"),
     ("not anyone", "nobody"),
     ("no winner", "nobody win"),
@@ -108,6 +110,8 @@ _PHRASE_RULES: list[tuple[str, str]] = [
     ("fit|fits|fitting|match|matches|matching nothing", "fit nohand"),
     ("nothing fits|matches|works", "fit nohand"),
     ("no [such] hand|hands", "nohand"),
+    # a player who "misread the card" holds exposures no hand on it has
+    ("misread|misreads|misreading|misunderstood|misunderstands|misunderstanding|misinterpreted [the|her|his|this|their] card", "fit nohand card"),
     ("not any hand|hands", "nohand"),
     # "no fours are left": the tiles she needs are gone
     ("no|none ~ [are|is|were] left|remaining", "gone"),
