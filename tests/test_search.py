@@ -63,6 +63,10 @@ def test_every_spelling_of_mah_jongg_is_one_term(spelling: str) -> None:
     ("the tournament charges the discarder", "pay"),
     ("three 8 bams are showing", "gone"),
     ("her exposures show she misread the card", "nohand"),  # a hand the card does not have
+    ("no open hand uses that exposure", "expose"),  # an open hand is one marked X
+    ("i need a pair of east", "wind"),  # the wind tile, not the seat
+    ("what happens to her exposed tiles", "fate"),  # where the tiles go
+    ("one for a kong and one for mahj", "claimsplit"),  # two claims told apart
 ])
 def test_table_slang_becomes_the_game_term(text: str, term: str) -> None:
     assert terms(term)[0] in terms(text)
@@ -79,6 +83,10 @@ def test_table_slang_becomes_the_game_term(text: str, term: str) -> None:
     ("she has 14 tiles in her rack", "rack"),  # a count of her tiles, not a tile put in the rack
     ("she gave me a three dot", "three"),  # a tile's number, as "3 dot" is
     ("what was she thinking", "think"),  # a sigh, not "i think you're dead"
+    ("she has two pungs of the same number", "two"),  # two groups, not "a pung with two jokers"
+    ("called a discard and put out three jokers", "put"),  # an exposure, not a tile put in the rack
+    ("i need a pair of east", "need"),  # the speaker's own hand, not a tile that is gone
+    ("a pair of east", "east"),  # a wind tile, not East's seat
 ])
 def test_a_phrase_is_not_read_as_its_look_alike(text: str, not_term: str) -> None:
     assert terms(not_term)[0] not in terms(text)
@@ -180,7 +188,8 @@ def test_a_narrower_premise_is_read_from_the_situations_names(sits) -> None:  # 
     assert "misnamed-joker" in jokers and "jokers-in-dead-hand" not in jokers
     assert have == {"three-player-false-mahjong": "short-handed", "short-handed-game": "short-handed",
                     "table-rule": "table-rule", "exposure-after-wall-pick": "wall-pick",
-                    "jokerless-not-announced": "unannounced", **jokers}
+                    "jokerless-not-announced": "unannounced", "mahjong-vs-exposure": "mahjong-claim",
+                    "simultaneous-mahjong": "mahjong-claim", **jokers}
 
 
 def test_a_jokers_own_case_ranks_first_only_when_the_story_has_a_joker(sits) -> None:  # type: ignore[no-untyped-def]
@@ -191,7 +200,8 @@ def test_a_jokers_own_case_ranks_first_only_when_the_story_has_a_joker(sits) -> 
 
 
 @pytest.mark.parametrize("story,stated", [
-    ("only three of us today and she called mahj wrong", {"short-handed"}),
+    ("only three of us today and she called mahj wrong", {"short-handed", "mahjong-claim"}),
+    ("who gets the discard when two people call it for a pung", set()),  # no Mah Jongg claimed
     ("playing three handed", {"short-handed"}),
     ("our fourth cancelled, no fourth today", {"short-handed"}),
     ("two of us threw our hands in", set()),  # players at a table of four, not a table of two
@@ -215,6 +225,12 @@ def test_a_premise_the_story_never_states_never_ranks_first(sits) -> None:  # ty
         # ... nor as a double claim: "two players threw in" counts the hands thrown in, not the claims
         assert first(sits, story) == "mahjong-in-error", story
     assert first(sits, "only three of us and she called mahj by mistake") == "three-player-false-mahjong"
+
+
+def test_a_claim_for_mah_jongg_ranks_first_only_when_the_story_has_the_win(sits) -> None:  # type: ignore[no-untyped-def]
+    assert first(sits, "who gets the discard when two people call it for a pung") == "two-exposure-claims"
+    assert first(sits, "two people call the same tile and one is for mahjong") == "mahjong-vs-exposure"
+    assert first(sits, "east and west both went out on the same discard") == "simultaneous-mahjong"
 
 
 @pytest.mark.parametrize("question", [

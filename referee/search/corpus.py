@@ -27,14 +27,14 @@ from ..errors import UsageError
 from ..rules.folders import PACKAGE_DIR
 
 # The tuned corpus: its situation first for this share of phrasings, and in the top 3 for this
-# share; held where the ranking stands today (659 and 696 of 702). Issue 24 asks 97% and 100%.
-FIRST_BAR = 0.93
+# share; held where the ranking stands today (665 and 699 of 702). Issue 24 asks 97% and 100%.
+FIRST_BAR = 0.94
 TOP3_BAR = 0.99
-# The held-back set's floor: where it stands today (83 of 109 first, 76.1%; 105 in the top 3,
+# The held-back set's floor: where it stands today (84 of 109 first, 77.1%; 105 in the top 3,
 # 96.3%; its first measurement, before any tuning, was 77 and 100), rounded down to a percent:
 # a new situation or word that costs the unseen phrasings a place shows here before a judge
 # meets it.
-HELDBACK_FIRST_FLOOR = 0.76
+HELDBACK_FIRST_FLOOR = 0.77
 HELDBACK_TOP3_FLOOR = 0.96
 
 CORPUS_FILES = ("stories.yaml", "event_stories.yaml")

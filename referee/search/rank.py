@@ -100,6 +100,10 @@ PREMISES: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
     "joker": (
         re.compile(r"^[a-z-]*\bjoker\b[a-z-]* "),
         re.compile(r"\bjo?k(e)?rs?\b|\bredeem|\bredemption|\bexchang|\bswap|\btrad(e|ed|es|ing)\b")),
+    # a discard claimed for Mah Jongg against another claim: only when the story has the win in it
+    "mahjong-claim": (
+        re.compile(r"\bclaims? (a|the same) discard\b.*\bfor mah jongg"),
+        re.compile(r"\bmah[\s-]*j|\bmj\b|\bmaj\b|\bwin|\bwon\b|\bwinner|\bdeclar|\b(go|goes|went|going|gone) out\b")),
     "online": (
         re.compile(r"\bonline|\bon[- ]line|\bvirtual"),
         re.compile(r"\bonline|\bon[- ]line|\bapp\b|\bsite\b|\bwebsite|\binternet|\bzoom\b|\bcomputer|\bscreen|"
@@ -107,7 +111,7 @@ PREMISES: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
 }
 # Premises whose words are common at any table (a wall, a pick, a joker): stating one only lifts
 # the penalty, it does not make the case first.
-ONLY_WHEN_STATED = frozenset(("wall-pick", "joker"))
+ONLY_WHEN_STATED = frozenset(("wall-pick", "joker", "mahjong-claim"))
 # "how much", "how many points", "what does she pay / lose / owe": a question about amounts
 _AMOUNT = re.compile(r"\bhow (much|many (points|cents|dollars|chips))|\bwhat (do|does|did|should|would|will) "
                      r"(she|he|they|i|we|you|each|everyone|everybody|the [a-z]+|[a-z]+) (\w+ )?(pay|owe|lose|get|collect|win)s?\b|"

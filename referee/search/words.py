@@ -68,6 +68,17 @@ _PHRASE_RULES: list[tuple[str, str]] = [
     ("one|two|three|four|five|six|seven|eight|nine dot|dots|bam|bams|bamboo|bamboos|crak|craks|crack|cracks|character|characters|circle|circles", "tile"),
     # "what was she thinking" is a sigh, not "i think you're dead"
     ("what is|was|were|are she|he|they|you thinking", ""),
+    # two claims on one discard told apart: "one for a pung and one for mahj"
+    ("one|other [is|was|called|calls|wants|wanted] [it] for mahjong|mahj|maj|mj|mahjongg", "... claimsplit"),
+    # "two pungs" counts groups: not "a pung with two jokers", nor the two players of a double claim
+    ("two|three|four|both pungs|kongs|pongs", "pung"),
+    # "what happens to her tiles": where a hand's tiles go, not what happened
+    ("what happens|happened|happen to", "fate"),
+    # "a pair of east", "threw an east": the wind tile, not the seat or the dealer
+    ("pair|pairs|pung|pungs|kong|kongs|quint|quints|single|singles of east|west|north|south|easts|wests|norths|souths", "$1 wind"),
+    ("an east", "wind"),
+    # what "i need" is the speaker's own hand, not a tile a player is waiting for that is gone or thrown
+    ("i|we need|needed", ""),
     ("no one", "nobody"),
     ("not anyone", "nobody"),
     ("no winner", "nobody win"),
@@ -110,6 +121,8 @@ _PHRASE_RULES: list[tuple[str, str]] = [
     ("fit|fits|fitting|match|matches|matching nothing", "fit nohand"),
     ("nothing fits|matches|works", "fit nohand"),
     ("no [such] hand|hands", "nohand"),
+    # an "open" hand is one the card marks X, exposures allowed: not a hand still open to her
+    ("open|exposed hand|hands", "expose hand"),
     # a player who "misread the card" holds exposures no hand on it has
     ("misread|misreads|misreading|misunderstood|misunderstands|misunderstanding|misinterpreted [the|her|his|this|their] card", "fit nohand card"),
     ("not any hand|hands", "nohand"),
@@ -123,6 +136,8 @@ _PHRASE_RULES: list[tuple[str, str]] = [
     # a tile's number, not a count: "a number pung", "kongs of different numbers"
     ("number|numbers pung|pungs|kong|kongs|quint|quints|sextet|sextets", "tile pung"),
     ("same|different|another|other|odd|even|two number|numbers", "tile"),
+    # "odd pungs" are pungs of odd numbers, not a pung with an odd tile in it
+    ("odd|even|odds|evens pung|pungs|pong|pongs|kong|kongs", "tile pung"),
     # "she says her hand is fine": the player called dead disputes it
     ("says|said|insists|insisted|claims|claimed ~ ~ ~ fine|alive|ok|okay|good", "deny"),
     # exposures sit on top of the rack; a tile "in" the rack is hidden
@@ -161,7 +176,7 @@ _PHRASE_RULES: list[tuple[str, str]] = [
     ("face up", "flip"),
     # a tile that fell on the floor was seen, like one knocked face up; "the floor" alone is the discards
     ("fell|fall|falls|fallen|falling|dropped|drop|drops [off|over|down] on|onto|to the floor|ground", "flip"),
-    ("put|puts|putting|laid|lay|lays out|down [a|an|her|two|three|four|five] pung|pungs|kong|kongs|quint|jokers|joker", "expose ..."),
+    ("put|puts|putting|laid|lay|lays out|down [a|an|her|two|three|four|five] pung|pungs|kong|kongs|quint|jokers|joker", "expose ...>"),
 ]
 
 Slot = tuple[frozenset[str] | None, bool]  # (words, or None for any word; may be left out)
@@ -205,10 +220,10 @@ def _phrased(words: list[str]) -> list[tuple[str, str, bool]]:
             if end >= 0:
                 typed = " ".join(words[i:end])
                 for m in made:
-                    if m == "...":
-                        out.extend((w, w, False) for w in words[i:end])
+                    if m in ("...", "...>"):
+                        out.extend((w, w, False) for w in words[i + (m == "...>"):end])
                     else:
-                        out.append((typed, words[i] if m == "$1" else m, "..." in made))
+                        out.append((typed, words[i] if m == "$1" else m, "..." in made or "...>" in made))
                 i = end
                 break
         else:
