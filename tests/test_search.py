@@ -67,6 +67,9 @@ def test_every_spelling_of_mah_jongg_is_one_term(spelling: str) -> None:
     ("i need a pair of east", "wind"),  # the wind tile, not the seat
     ("what happens to her exposed tiles", "fate"),  # where the tiles go
     ("one for a kong and one for mahj", "claimsplit"),  # two claims told apart
+    ("now that my hand is dead can i still discard", "maystill"),  # what a player may still do
+    ("it's the last tile for mahjong", "win"),  # the tile a hand needs, not the wall's last
+    ("when the live one runs out", "wall"),  # the live wall, said as "one"
 ])
 def test_table_slang_becomes_the_game_term(text: str, term: str) -> None:
     assert terms(term)[0] in terms(text)
@@ -188,8 +191,7 @@ def test_a_narrower_premise_is_read_from_the_situations_names(sits) -> None:  # 
     assert "misnamed-joker" in jokers and "jokers-in-dead-hand" not in jokers
     assert have == {"three-player-false-mahjong": "short-handed", "short-handed-game": "short-handed",
                     "table-rule": "table-rule", "exposure-after-wall-pick": "wall-pick",
-                    "jokerless-not-announced": "unannounced", "mahjong-vs-exposure": "mahjong-claim",
-                    "simultaneous-mahjong": "mahjong-claim", **jokers}
+                    "jokerless-not-announced": "unannounced", **jokers}
 
 
 def test_a_jokers_own_case_ranks_first_only_when_the_story_has_a_joker(sits) -> None:  # type: ignore[no-untyped-def]
@@ -200,8 +202,7 @@ def test_a_jokers_own_case_ranks_first_only_when_the_story_has_a_joker(sits) -> 
 
 
 @pytest.mark.parametrize("story,stated", [
-    ("only three of us today and she called mahj wrong", {"short-handed", "mahjong-claim"}),
-    ("who gets the discard when two people call it for a pung", set()),  # no Mah Jongg claimed
+    ("only three of us today and she called mahj wrong", {"short-handed"}),
     ("playing three handed", {"short-handed"}),
     ("our fourth cancelled, no fourth today", {"short-handed"}),
     ("two of us threw our hands in", set()),  # players at a table of four, not a table of two
@@ -228,9 +229,25 @@ def test_a_premise_the_story_never_states_never_ranks_first(sits) -> None:  # ty
 
 
 def test_a_claim_for_mah_jongg_ranks_first_only_when_the_story_has_the_win(sits) -> None:  # type: ignore[no-untyped-def]
+    from referee.search.rank import for_exposure_only, near_tie
+
+    assert for_exposure_only("both called it for a pung") and not for_exposure_only("one for a pung, one for mahj")
     assert first(sits, "who gets the discard when two people call it for a pung") == "two-exposure-claims"
+    # neither purpose said: for an exposure or for Mah Jongg, the judge chooses
+    assert near_tie(search(sits, "two players called the same discard", limit=3))
     assert first(sits, "two people call the same tile and one is for mahjong") == "mahjong-vs-exposure"
     assert first(sits, "east and west both went out on the same discard") == "simultaneous-mahjong"
+
+
+def test_an_index_situation_yields_to_the_case_the_story_names(sits) -> None:  # type: ignore[no-untyped-def]
+    # replay-or-penalty only asks which error stopped the game: a story that names the error
+    # gets that error's case first, and the index when it names none
+    from referee.search.rank import _routes
+
+    by_id = {s.id: s for s in sits}
+    assert "misnamed-discard" in _routes(by_id["replay-or-penalty"]) and not _routes(by_id["misnamed-discard"])
+    assert first(sits, "she misnamed her discard, is there a penalty") == "misnamed-discard"
+    assert first(sits, "do we replay the game or does somebody pay a penalty") == "replay-or-penalty"
 
 
 @pytest.mark.parametrize("question", [

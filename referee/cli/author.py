@@ -178,7 +178,7 @@ def _test_search() -> None:
         out.print(f"[bold]{safe(m.name)}[/]: {n} phrasings ({safe(', '.join(m.files))})")
         for label, got, bar in (("first place", m.first, m.first_bar), ("top 3", m.top3, m.top3_bar)):
             mark = "[green]ok[/]" if m.share(got) >= bar else "[red]BELOW[/]"
-            out.print(f"  {label}: {got} of {n} ({m.share(got):.1%}; at least {bar:.0%}) {mark}")
+            out.print(f"  {label}: {got} of {n} ({m.share(got):.1%}; at least {bar:.1%}) {mark}")
         for r in m.misses:
             p = r.phrasing
             tag = "[yellow]2nd/3rd[/]" if r.top3 else "[red]MISSED[/]"

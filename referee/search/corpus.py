@@ -27,15 +27,14 @@ from ..errors import UsageError
 from ..rules.folders import PACKAGE_DIR
 
 # The tuned corpus: its situation first for this share of phrasings, and in the top 3 for this
-# share; held where the ranking stands today (665 and 699 of 702). Issue 24 asks 97% and 100%.
-FIRST_BAR = 0.94
+# share; held where the ranking stands today (671 and 699 of 702). Issue 24 asks 97% and 100%.
+FIRST_BAR = 0.95
 TOP3_BAR = 0.99
-# The held-back set's floor: where it stands today (84 of 109 first, 77.1%; 105 in the top 3,
-# 96.3%; its first measurement, before any tuning, was 77 and 100), rounded down to a percent:
-# a new situation or word that costs the unseen phrasings a place shows here before a judge
-# meets it.
-HELDBACK_FIRST_FLOOR = 0.77
-HELDBACK_TOP3_FLOOR = 0.96
+# The held-back set's floor: exactly where it stands today, 85 of 109 first (78.0%) and 105 in the
+# top 3 (96.3%); its first measurement, before any tuning, was 77 and 100. A new situation or word
+# that costs the unseen phrasings a single place fails the suite before a judge meets it.
+HELDBACK_FIRST_FLOOR = 85 / 109
+HELDBACK_TOP3_FLOOR = 105 / 109
 
 CORPUS_FILES = ("stories.yaml", "event_stories.yaml")
 HELDBACK_FILE = "stories-heldback.yaml"

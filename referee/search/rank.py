@@ -40,6 +40,7 @@ PREMISE_FACTOR = 0.5  # a narrower case (three at the table, a table rule...) th
 PREMISE_STATED = 1.5  # ... and one the story did: "only three of us" makes it the three-handed case
 AMOUNT_FACTOR = 1.25  # a question about amounts, for a situation that is about paying
 AMOUNT_FLOOR = 0.8  # the best of them is at least listed under the first match, however few words it shared
+ROUTE_YIELD = 0.5  # an index situation yields to a case it sends to that scores at least this share of it
 
 # field -> (weight, length normalisation b)
 FIELDS: dict[str, tuple[float, float]] = {
@@ -100,10 +101,6 @@ PREMISES: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
     "joker": (
         re.compile(r"^[a-z-]*\bjoker\b[a-z-]* "),
         re.compile(r"\bjo?k(e)?rs?\b|\bredeem|\bredemption|\bexchang|\bswap|\btrad(e|ed|es|ing)\b")),
-    # a discard claimed for Mah Jongg against another claim: only when the story has the win in it
-    "mahjong-claim": (
-        re.compile(r"\bclaims? (a|the same) discard\b.*\bfor mah jongg"),
-        re.compile(r"\bmah[\s-]*j|\bmj\b|\bmaj\b|\bwin|\bwon\b|\bwinner|\bdeclar|\b(go|goes|went|going|gone) out\b")),
     "online": (
         re.compile(r"\bonline|\bon[- ]line|\bvirtual"),
         re.compile(r"\bonline|\bon[- ]line|\bapp\b|\bsite\b|\bwebsite|\binternet|\bzoom\b|\bcomputer|\bscreen|"
@@ -111,7 +108,13 @@ PREMISES: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
 }
 # Premises whose words are common at any table (a wall, a pick, a joker): stating one only lifts
 # the penalty, it does not make the case first.
-ONLY_WHEN_STATED = frozenset(("wall-pick", "joker", "mahjong-claim"))
+ONLY_WHEN_STATED = frozenset(("wall-pick", "joker"))
+# A claim for Mah Jongg against another claim (its title says so) is not the case when the story
+# gives the calls another purpose and has no win in it: "both called it for a pung" is two
+# exposure claims. With neither purpose said ("two players called the same discard") the judge chooses.
+_MAHJONG_CLAIM = re.compile(r"\bclaims? (a|the same) discard\b.*\bfor mah jongg", re.I)
+_FOR_EXPOSURE = re.compile(r"\b(pung|pungs|pong|kong|kongs|kang|quint|quints|sextet|sextets|expos\w*)\b")
+_WIN = re.compile(r"\bmah[\s-]*j|\bmj\b|\bmaj\b|\bwin|\bwon\b|\bwinner|\bdeclar|\b(go|goes|went|going|gone) out\b")
 # "how much", "how many points", "what does she pay / lose / owe": a question about amounts
 _AMOUNT = re.compile(r"\bhow (much|many (points|cents|dollars|chips))|\bwhat (do|does|did|should|would|will) "
                      r"(she|he|they|i|we|you|each|everyone|everybody|the [a-z]+|[a-z]+) (\w+ )?(pay|owe|lose|get|collect|win)s?\b|"
@@ -119,6 +122,14 @@ _AMOUNT = re.compile(r"\bhow (much|many (points|cents|dollars|chips))|\bwhat (do
 # a situation about paying says so in its title, or (under an event's points) in its summary
 _PAYING = re.compile(r"\bpa(y|ys|id|ying)\b", re.I)
 _SCORING = re.compile(r"\bscores?\b.*\bpoints\b|\bpoints\b.*\bscores?\b", re.I)
+
+
+def _routes(sit: Situation) -> list[str]:
+    """The situations an index situation's first question sends to, every answer elsewhere; [] for a case."""
+    node = sit.nodes.get(sit.start) if getattr(sit, "nodes", None) else None
+    branches = list((getattr(node, "when", None) or {}).values())
+    gotos = [getattr(b, "goto", None) for b in branches]
+    return list(dict.fromkeys(g for g in gotos if g)) if branches and all(gotos) else []
 
 
 def premise_of(sit: Situation) -> str | None:
@@ -131,6 +142,12 @@ def stated_premises(text: str) -> set[str]:
     """The premises a story states: "only three of us", "our table rule", "in the tournament"."""
     said = text.lower()
     return {p for p, (_, story) in PREMISES.items() if story.search(said)}
+
+
+def for_exposure_only(text: str) -> bool:
+    """Whether the story gives a call an exposure as its purpose and has no win in it."""
+    said = text.lower()
+    return bool(_FOR_EXPOSURE.search(said)) and not _WIN.search(said)
 
 
 def asks_amount(text: str) -> bool:
@@ -208,6 +225,8 @@ class Index:
     title_pairs: list[frozenset[tuple[str, str]]] = field(default_factory=list)  # terms side by side in the title
     premises: list[str | None] = field(default_factory=list)  # each situation's narrower premise, if any
     paying: list[int] = field(default_factory=list)  # the situations about paying
+    mahjong_claims: list[int] = field(default_factory=list)  # a claim for Mah Jongg against another claim
+    routes: dict[int, list[int]] = field(default_factory=dict)  # an index situation -> the ones its first question sends to
 
     @classmethod
     def build(cls, situations: Sequence[Situation]) -> "Index":
@@ -237,6 +256,8 @@ class Index:
             idx.premises.append(premise_of(sit))
             if _PAYING.search(sit.title) or _SCORING.search(sit.summary):
                 idx.paying.append(i)
+            if _MAHJONG_CLAIM.search(sit.title):
+                idx.mahjong_claims.append(i)
             idx.terms.append(frozenset(t for counts, _ in doc.values() for t in counts))
             idx.shown.append(shown)
         avg = {name: (sum(d[name][1] for d in docs) / len(docs)) or 1.0 for name in FIELDS} if docs else {}
@@ -251,6 +272,11 @@ class Index:
             for term, value in tf.items():
                 weighted.setdefault(term, []).append((i, value))
         n = len(docs)
+        where = {sit.id: i for i, sit in enumerate(idx.situations)}
+        for i, sit in enumerate(idx.situations):
+            targets = _routes(sit)
+            if targets:
+                idx.routes[i] = [where[t] for t in targets if t in where]
         by_id = sorted(range(n), key=lambda i: idx.situations[i].id)
         idx.order = [0] * n
         for place, i in enumerate(by_id):
@@ -334,22 +360,38 @@ class Index:
                 best = max(best, sum(self.idf.get(t, 0.0) * asked.get(t, 0.0) for t in own) / total)
         return best
 
-    def search(self, text: str, limit: int = 10) -> list[Hit]:
-        query, produced = self._query(text)
+    def _scores(self, query: dict[str, float]) -> dict[int, float]:
         scores: dict[int, float] = {}
         for term, weight in query.items():
             if weight:
                 for i, value in self.postings.get(term, ()):
                     scores[i] = scores.get(i, 0.0) + weight * value
+        return scores
+
+    def search(self, text: str, limit: int = 10) -> list[Hit]:
+        query, produced = self._query(text)
+        scores = self._scores(query)
         if not scores:
             return []
         stated = stated_premises(text)
+        beyond: dict[int, float] | None = None  # what the story says besides stating its premise
         for i in scores:
             if self.premises[i] is not None:  # the case for that premise, when the story sets it up
                 if self.premises[i] not in stated:
                     scores[i] *= PREMISE_FACTOR
                 elif self.premises[i] not in ONLY_WHEN_STATED:
-                    scores[i] *= PREMISE_STATED
+                    if beyond is None:
+                        rest = text.lower()
+                        for p in stated:
+                            rest = PREMISES[p][1].sub(" ", rest)
+                        beyond = self._scores(self._query(rest)[0])
+                    # "in the app, when can i swap a joker": the premise names where, not what happened
+                    if beyond.get(i, 0.0) > 0.0:
+                        scores[i] *= PREMISE_STATED
+        if self.mahjong_claims and for_exposure_only(text):
+            for i in self.mahjong_claims:
+                if i in scores:
+                    scores[i] *= PREMISE_FACTOR
         if asks_amount(text) and self.paying:
             for i in self.paying:
                 if i in scores:
@@ -358,6 +400,12 @@ class Index:
             # the general case ("Paying a valid Mah Jongg") when no payment situation shares a word
             best = max(self.paying, key=lambda i: (scores.get(i, 0.0), self.situations[i].title.lower().startswith("pay")))
             scores[best] = max(scores.get(best, 0.0), AMOUNT_FLOOR * top)
+        # an index situation ("which error stopped the game?") yields to the case it sends to when
+        # the story names that case about as well: the judge gets the rule, not a menu of rules
+        for r, targets in self.routes.items():
+            named = max((scores.get(j, 0.0) for j in targets), default=0.0)
+            if r in scores and named >= ROUTE_YIELD * scores[r]:
+                scores[r] = min(scores[r], 0.99 * named)
         asked = {t: w for t, w in query.items() if w and " " not in t}
         # a few words naming the case ("joker exchange"), not a story, where a title's phrase decides
         typed_pairs = _side_by_side(runs(text)) if 1 < len(asked) <= TITLE_WORDS else frozenset()

@@ -79,6 +79,12 @@ _PHRASE_RULES: list[tuple[str, str]] = [
     ("an east", "wind"),
     # what "i need" is the speaker's own hand, not a tile a player is waiting for that is gone or thrown
     ("i|we need|needed", ""),
+    # "can she still discard": what a player may still do, as a dead hand may or may not
+    ("may|can|could|does|do|must ~ ~ ~ still discard|discards|pick|picks|call|calls|play|plays|do|draw|draws|claim|claims", "... maystill"),
+    # "the last tile for mahjong" is the one tile a hand still needs, not the wall's last tile
+    ("last|final tile|one for|to mahjong|mahj|maj|mj|mahjongg|win", "winning tile mahjong"),
+    # "when the live one runs out": a wall, said as "one"
+    ("live one", "live wall"),
     ("no one", "nobody"),
     ("not anyone", "nobody"),
     ("no winner", "nobody win"),
