@@ -603,3 +603,32 @@ def test_one_listing_hashes_a_base_once_for_all_its_overlays(disk: Path, tmp_pat
     for folder in overlays:
         loader.load(folder, plain=True)
     assert hashed.count(base) == len(overlays)
+
+
+PACKED_DIGEST = """
+import hashlib, pickle
+from referee.rules.loader import load
+rs, _ = load("nmjl")
+h = hashlib.sha256()
+for sid in sorted(rs.situations):
+    h.update(pickle.dumps(rs.situations[sid], pickle.HIGHEST_PROTOCOL))
+print(h.hexdigest())
+"""
+
+
+def test_a_situation_packs_to_the_same_bytes_in_every_process(tmp_path: Path) -> None:
+    """Packed bytes are how an overlay's cache entry and its base's are told alike (the handouts
+    share their pages, the cache its situations): two runs must pack one situation alike, whatever
+    order their string hashing gives a set. With the model's given-fields set pickled as it
+    was, the overlay cached in one run and its base in another shared nothing."""
+    import os
+    import subprocess
+    import sys
+
+    def packed(seed: str) -> str:
+        env = {**os.environ, "PYTHONHASHSEED": seed, "REFEREE_NO_CACHE": "1"}
+        run = subprocess.run([sys.executable, "-c", PACKED_DIGEST], capture_output=True, text=True, env=env, cwd=ROOT)
+        assert run.returncode == 0, run.stderr
+        return run.stdout.strip()
+
+    assert len({packed(seed) for seed in ("1", "2", "3")}) == 1

@@ -34,6 +34,19 @@ def _no_entries() -> dict[Any, Any]:
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, defer_build=True)
 
+    # Pickled bytes are how the cache and the handouts tell two rulesets' situations alike. The
+    # fields a model was given are a set, whose order follows the process's string hashing: kept
+    # as is, the same situation pickled in two runs gave two byte strings, and an overlay cached by
+    # one run shared nothing with its base cached by another. Sorted, the bytes follow the content.
+    def __getstate__(self) -> dict[Any, Any]:
+        state = super().__getstate__()
+        state["__pydantic_fields_set__"] = sorted(state["__pydantic_fields_set__"])
+        return state
+
+    def __setstate__(self, state: dict[Any, Any]) -> None:
+        state["__pydantic_fields_set__"] = set(state["__pydantic_fields_set__"])
+        super().__setstate__(state)
+
 
 class Contradiction(Strict):
     """A ruling the base ruleset rules, which this source rules otherwise on."""
