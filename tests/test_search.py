@@ -70,6 +70,8 @@ def test_every_spelling_of_mah_jongg_is_one_term(spelling: str) -> None:
     ("now that my hand is dead can i still discard", "maystill"),  # what a player may still do
     ("it's the last tile for mahjong", "win"),  # the tile a hand needs, not the wall's last
     ("when the live one runs out", "wall"),  # the live wall, said as "one"
+    ("she won by taking a joker", "exchange"),  # a Mah Jongg made by a joker exchange
+    ("can i still get the joker", "maystill"),  # what a player may still do
 ])
 def test_table_slang_becomes_the_game_term(text: str, term: str) -> None:
     assert terms(term)[0] in terms(text)
@@ -89,6 +91,9 @@ def test_table_slang_becomes_the_game_term(text: str, term: str) -> None:
     ("she has two pungs of the same number", "two"),  # two groups, not "a pung with two jokers"
     ("called a discard and put out three jokers", "put"),  # an exposure, not a tile put in the rack
     ("i need a pair of east", "need"),  # the speaker's own hand, not a tile that is gone
+    ("a pair, a single or a block rather than a pung or more", "pung"),  # what the case is not
+    ("each to make an exposure (neither for mah jongg)", "mahjong"),
+    ("more exposures for 369 #6", "count"),  # further groups, not too many tiles
     ("a pair of east", "east"),  # a wind tile, not East's seat
 ])
 def test_a_phrase_is_not_read_as_its_look_alike(text: str, not_term: str) -> None:
@@ -203,6 +208,7 @@ def test_a_jokers_own_case_ranks_first_only_when_the_story_has_a_joker(sits) -> 
 
 @pytest.mark.parametrize("story,stated", [
     ("only three of us today and she called mahj wrong", {"short-handed"}),
+    ("she wants an atomic hand and not everyone agrees", {"table-rule"}),
     ("playing three handed", {"short-handed"}),
     ("our fourth cancelled, no fourth today", {"short-handed"}),
     ("two of us threw our hands in", set()),  # players at a table of four, not a table of two
@@ -226,6 +232,14 @@ def test_a_premise_the_story_never_states_never_ranks_first(sits) -> None:  # ty
         # ... nor as a double claim: "two players threw in" counts the hands thrown in, not the claims
         assert first(sits, story) == "mahjong-in-error", story
     assert first(sits, "only three of us and she called mahj by mistake") == "three-player-false-mahjong"
+
+
+def test_a_stated_premise_lifts_only_the_cases_the_story_tells_more_of() -> None:
+    online = list(load_strict("online").situations.values())
+    # "on the app" says where; the joker exchange is what happened
+    assert first(online, "on the app, when may i exchange for a joker") == "joker-exchange-before-turn"
+    # the premise alone is every online case
+    assert all(h.situation.id.startswith("online-") for h in search(online, "online", limit=3))
 
 
 def test_a_claim_for_mah_jongg_ranks_first_only_when_the_story_has_the_win(sits) -> None:  # type: ignore[no-untyped-def]

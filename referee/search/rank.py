@@ -39,6 +39,7 @@ NEAR_TIE = 0.9  # a second match scoring this close to the first: the judge choo
 PREMISE_FACTOR = 0.5  # a narrower case (three at the table, a table rule...) the story never set up
 PREMISE_STATED = 1.5  # ... and one the story did: "only three of us" makes it the three-handed case
 AMOUNT_FACTOR = 1.25  # a question about amounts, for a situation that is about paying
+PREMISE_WORDS = 0.6  # ... where the words that state it count this much, so they do not choose between two such cases
 AMOUNT_FLOOR = 0.8  # the best of them is at least listed under the first match, however few words it shared
 ROUTE_YIELD = 0.5  # an index situation yields to a case it sends to that scores at least this share of it
 
@@ -79,7 +80,7 @@ PREMISES: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
                    r"\bdummy\b|\bbob\b|\bthree players\b")),
     "table-rule": (
         re.compile(r"\btable[- ]rule|\bhouse[- ]rule"),
-        re.compile(r"\b(table|house|our|own|group'?s?|club'?s?) rules?\b|\bagreed?\b|\bpie\b|\bpurse\b|loss limit|"
+        re.compile(r"\b(table|house|our|own|group'?s?|club'?s?) rules?\b|\bagree[sd]?\b|\bpie\b|\bpurse\b|loss limit|"
                    r"\bmade up\b|\binvent|\bnobody (told|warned|mentioned)|\b(never|not) (told|warned)\b|\bguests?\b|\bold card\b|last year'?s card|not on (the|this year'?s) card|\bnobody agreed|"
                    r"\bout of money\b|\bno more money\b|\bbroke\b")),
     "tournament": (
@@ -382,12 +383,16 @@ class Index:
                 elif self.premises[i] not in ONLY_WHEN_STATED:
                     if beyond is None:
                         rest = text.lower()
-                        for p in stated:
+                        for p in stated - ONLY_WHEN_STATED:
                             rest = PREMISES[p][1].sub(" ", rest)
                         beyond = self._scores(self._query(rest)[0])
-                    # "in the app, when can i swap a joker": the premise names where, not what happened
+                    # "in the app, when can i swap a joker": the premise says where, the rest what
+                    # happened; a case the rest says nothing of is not what happened ("online" alone
+                    # is every online case)
                     if beyond.get(i, 0.0) > 0.0:
-                        scores[i] *= PREMISE_STATED
+                        scores[i] = (beyond[i] + PREMISE_WORDS * (scores[i] - beyond[i])) * PREMISE_STATED
+                    else:
+                        scores[i] *= PREMISE_STATED if not beyond else PREMISE_FACTOR
         if self.mahjong_claims and for_exposure_only(text):
             for i in self.mahjong_claims:
                 if i in scores:

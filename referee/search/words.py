@@ -18,7 +18,8 @@ _WORD = re.compile(r"[a-z0-9]+")
 # Phrases the table says as one thing, matched word by word after the text is split (so the
 # cost stays linear): "threw in" is not "threw", "no jokers" is jokerless. In a rule, "a|b" is
 # either word, "[a|b]" may be left out, "~" is any one word (may be left out); in the output
-# "..." keeps the words matched and "$1" the first of them.
+# "..." keeps the words matched, "...>" all but the first ("put out three jokers" keeps "three
+# jokers", not "put"), "$1" the first of them, and an empty output drops the phrase.
 _TILE = "white|soap|green|red|dragon|dragons|flower|flowers|bam|bams|crak|craks|dot|dots|joker|north|south|east|west"
 _PHRASE_RULES: list[tuple[str, str]] = [
     ("threw|throw|throws|thrown|throwing|tossed|toss [her|my|their|his|our|the|all] [hand|tiles] in", "throwin"),
@@ -80,11 +81,18 @@ _PHRASE_RULES: list[tuple[str, str]] = [
     # what "i need" is the speaker's own hand, not a tile a player is waiting for that is gone or thrown
     ("i|we need|needed", ""),
     # "can she still discard": what a player may still do, as a dead hand may or may not
-    ("may|can|could|does|do|must ~ ~ ~ still discard|discards|pick|picks|call|calls|play|plays|do|draw|draws|claim|claims", "... maystill"),
+    ("may|can|could|does|do|must ~ ~ ~ still discard|discards|pick|picks|call|calls|play|plays|do|draw|draws|claim|claims|get|take|exchange|swap|redeem|be", "... maystill"),
     # "the last tile for mahjong" is the one tile a hand still needs, not the wall's last tile
     ("last|final tile|one for|to mahjong|mahj|maj|mj|mahjongg|win", "winning tile mahjong"),
     # "when the live one runs out": a wall, said as "one"
     ("live one", "live wall"),
+    # what a case is not ("rather than a pung", "neither for Mah Jongg") is no word of it
+    ("rather than a|an pung|pungs|kong|kongs|exposure [or] [more|larger]", ""),
+    ("neither|not for mahjong|mahj|maj|mj|mahjongg", ""),
+    # "she won by taking a joker": a Mah Jongg made by a joker exchange
+    ("win|wins|won|winning by|with taking|grabbing|getting|exchanging|swapping|trading|redeeming|exchange|swap|exchanges|swaps", "mahjong exchange"),
+    # "more exposures" are further groups, not too many tiles
+    ("more exposure|exposures|pung|pungs|kong|kongs|quint|quints", "...>"),
     ("no one", "nobody"),
     ("not anyone", "nobody"),
     ("no winner", "nobody win"),
