@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 
-from referee.cards.notation import Line
+from referee.cards.line import Line
 
 COPIES = [4] * 34 + [8]
 WINDS = (30, 31, 32, 33)

@@ -11,7 +11,8 @@ Pure apart from `store` (finding and caching card files). Only the practice card
 one, ships with referee: the League's card is copyrighted, so judges enter their own
 (cards/template.yaml shows how).
 
-Modules: tiles (tile kinds and hand notation), notation (reading a card file), expand (a line's
+Modules: tiles (tile kinds and hand notation), groups and line (a card line as read), notation
+(reading a card file), limits (what a card may cost), printed (the card's own words), expand (a line's
 concrete targets; a cold load only), packed (count vectors in one int), index (the targets as
 columns, and bitsets), verify, dead, lint, store (the cache of plain data), answer.
 """

@@ -17,7 +17,8 @@ from __future__ import annotations
 import itertools
 from typing import Any, Iterator
 
-from .notation import Block, Line
+from .groups import Block
+from .line import Line
 from .packed import BITS, COPIES_PACKED, GUARD, fits_under, over, total
 from .tiles import JOKERS, SUIT_DRAGON, SUITS, WHITE, WINDS, DRAGONS, suited
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .notation import Card, Line
+from .line import Line
+from .notation import Card
 from .packed import BITS, COPIES_PACKED, GUARD, LOW, PLANES, fits_under, over, pack, total, unpack
 from .tiles import KINDS
 

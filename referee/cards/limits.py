@@ -12,10 +12,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 from math import comb, factorial, prod
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from .notation import Block, Line
+from .groups import Block
+from .line import Line
 
 MAX_CARD_BYTES = 256_000  # a card file; a printed card typed in is about 6 kB
 MAX_LINES = 500  # lines in a card

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from ..errors import Problem
 from .expand import RawTarget, raw_targets
-from .notation import Card, Line
+from .line import Line
+from .notation import Card
 
 
 def lint(card: Card, doc: object) -> tuple[list[Problem], list[Problem], list[list[RawTarget]]]:

@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any
 
 from ..errors import LoadError, Place, Problem
 from ..safe import controls
-from .groups import SUIT_VARS, TILE_LETTERS, Block, Form, Token, read_forms, sizes, split_forms
+from .groups import SUIT_VARS, TILE_LETTERS, Block, read_forms, sizes, split_forms
 from .limits import MAX_CARD_WAYS, MAX_GROUPS_CHARS, MAX_LINE_ERRORS, MAX_LINE_WAYS, MAX_LINES, ways
+from .line import Line
 
-__all__ = ["Block", "Card", "Line", "SUIT_VARS", "TILE_LETTERS", "read_card"]
+__all__ = ["Block", "Card", "SUIT_VARS", "TILE_LETTERS", "read_card"]
 
 DOMAINS = {"any": tuple(range(1, 10)), "even": (2, 4, 6, 8), "odd": (1, 3, 5, 7, 9)}
 SUIT_MODES = ("distinct", "one-or-distinct", "any")
@@ -31,62 +31,6 @@ _LINE_KEYS = {"id", "groups", "value", "concealed", "note", "display", "shift", 
               "dragons", "winds"}
 _SECTION_KEYS = {"name", "jokerless_bonus", "lines"}
 _CARD_KEYS = {"card", "title", "values", "sections"}
-
-
-@dataclass
-class Line:
-    id: str
-    section: str
-    value: int
-    concealed: bool
-    jokerless_bonus: bool
-    groups: str  # as typed; forms joined by ' || '
-    forms: list[Form]
-    note: str = ""
-    display: str = ""
-    shift: tuple[int, ...] = (0,)
-    vars: dict[str, tuple[int, ...] | tuple[str, int]] = field(default_factory=dict)
-    constraints: list[tuple[str, str, str]] = field(default_factory=list)
-    suits: str = "distinct"
-    distinct_vars: bool = True
-    dragons: str = "any"  # bare D groups: any dragon each, or each a different one
-    winds: str = "any"
-    runs: tuple[str, ...] = ()  # variables bound to the run of the line's printed numbers (X: run)
-    said: tuple[str, ...] = ()  # settings written out (or said by the note), not left to their default
-    loc: tuple[Any, ...] = ()  # where the line sits in the file, for Document.place
-    broken: bool = False  # reading it found a problem: it is not expanded
-    cost: int = 0  # the ways it may be made (limits.ways), worked out once as it is read
-
-    @property
-    def mark(self) -> str:
-        return "C" if self.concealed else "X"
-
-    @property
-    def printed(self) -> str:
-        """The groups as the card prints them: forms joined by -or-."""
-        return self.groups.replace(" || ", " -or- ")
-
-    @property
-    def tokens(self) -> list[Token]:
-        """The groups of every form, in order."""
-        return [tok for form in self.forms for tok in form]
-
-    @cached_property
-    def letters(self) -> list[str]:
-        """The suit letters the line uses, sorted."""
-        return sorted({a[2] for tok in self.tokens for b in tok for a in b.atoms if a[2] is not None})
-
-    @property
-    def suit_counts(self) -> tuple[int, ...]:
-        """How many different suits the letters may take, in the order they are tried."""
-        n = len(self.letters)
-        if self.suits[0].isdigit():
-            return tuple(int(c) for c in self.suits.split(" or "))
-        if self.suits == "distinct" or n < 2:
-            return (n,)
-        if self.suits == "one-or-distinct":
-            return (1, n)
-        return tuple(range(1, min(n, 3) + 1))
 
 
 @dataclass
@@ -358,7 +302,7 @@ def _with_note(r: _Reader, loc: tuple[Any, ...], lid: str, raw: dict[str, Any], 
                letters: int) -> dict[str, Any]:
     """The line's settings with those its printed note says ("Any 3 Consec. Nos." is shift: any);
     a setting written out must agree with the note."""
-    from .printed import note_settings
+    from .printed import note_settings  # its patterns are compiled only for a card read afresh, never from the cache
 
     note = raw.get("note")
     if not isinstance(note, str) or not _SAYS.search(note):

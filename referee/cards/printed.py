@@ -9,10 +9,9 @@ as it reads; a setting written out beside it must agree. `varies` is the other d
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from .notation import Line
+from .line import Line
 
 _NOS = r"(?:nos?\.?|numbers?)"
 _PHRASES: list[tuple[re.Pattern[str], str]] = [

@@ -22,7 +22,7 @@ from .notation import Card, card_from_state, card_state, read_card
 
 _MEMORY: dict[tuple[str, str], CardIndex] = {}
 # The modules whose change alters what an entry holds: an entry written by other code is a miss.
-_SHAPING = ("tiles.py", "groups.py", "limits.py", "notation.py", "expand.py", "packed.py", "index.py", "store.py")
+_SHAPING = ("tiles.py", "groups.py", "line.py", "limits.py", "notation.py", "expand.py", "packed.py", "index.py", "store.py")
 _stamp: str | None = None
 
 
