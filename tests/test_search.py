@@ -72,6 +72,7 @@ def test_every_spelling_of_mah_jongg_is_one_term(spelling: str) -> None:
     ("when the live one runs out", "wall"),  # the live wall, said as "one"
     ("she won by taking a joker", "exchange"),  # a Mah Jongg made by a joker exchange
     ("can i still get the joker", "maystill"),  # what a player may still do
+    ("a player further around said mahjong", "nextinturn"),  # later in turn from the discarder
 ])
 def test_table_slang_becomes_the_game_term(text: str, term: str) -> None:
     assert terms(term)[0] in terms(text)
@@ -94,6 +95,7 @@ def test_table_slang_becomes_the_game_term(text: str, term: str) -> None:
     ("a pair, a single or a block rather than a pung or more", "pung"),  # what the case is not
     ("each to make an exposure (neither for mah jongg)", "mahjong"),
     ("more exposures for 369 #6", "count"),  # further groups, not too many tiles
+    ("then used it to call the 8 bam", "used"),  # what she did next, not "used the discard to take a joker"
     ("a pair of east", "east"),  # a wind tile, not East's seat
 ])
 def test_a_phrase_is_not_read_as_its_look_alike(text: str, not_term: str) -> None:
@@ -243,9 +245,12 @@ def test_a_stated_premise_lifts_only_the_cases_the_story_tells_more_of() -> None
 
 
 def test_a_claim_for_mah_jongg_ranks_first_only_when_the_story_has_the_win(sits) -> None:  # type: ignore[no-untyped-def]
-    from referee.search.rank import for_exposure_only, near_tie
+    from referee.search.rank import no_mahjong_claim_on_a_discard, near_tie
 
-    assert for_exposure_only("both called it for a pung") and not for_exposure_only("one for a pung, one for mahj")
+    ruled_out = no_mahjong_claim_on_a_discard
+    assert ruled_out("both called it for a pung") and not ruled_out("one for a pung, one for mahj")
+    assert ruled_out("two people said mahjong at once, one on her own pick")  # a win from the wall
+    assert not ruled_out("two players called the same discard")
     assert first(sits, "who gets the discard when two people call it for a pung") == "two-exposure-claims"
     # neither purpose said: for an exposure or for Mah Jongg, the judge chooses
     assert near_tie(search(sits, "two players called the same discard", limit=3))

@@ -112,9 +112,11 @@ PREMISES: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
 ONLY_WHEN_STATED = frozenset(("wall-pick", "joker"))
 # A claim for Mah Jongg against another claim (its title says so) is not the case when the story
 # gives the calls another purpose and has no win in it: "both called it for a pung" is two
-# exposure claims. With neither purpose said ("two players called the same discard") the judge chooses.
+# exposure claims; nor when a win was on a tile from the wall ("one on her own pick"). With neither
+# purpose said ("two players called the same discard") the judge chooses.
 _MAHJONG_CLAIM = re.compile(r"\bclaims? (a|the same) discard\b.*\bfor mah jongg", re.I)
 _FOR_EXPOSURE = re.compile(r"\b(pung|pungs|pong|kong|kongs|kang|quint|quints|sextet|sextets|expos\w*)\b")
+_SELF_PICK = re.compile(r"\bself[- ]?(pick|drawn?|drew)\w*|\bown (pick|draw)\b|\bfrom the wall\b")
 _WIN = re.compile(r"\bmah[\s-]*j|\bmj\b|\bmaj\b|\bwin|\bwon\b|\bwinner|\bdeclar|\b(go|goes|went|going|gone) out\b")
 # "how much", "how many points", "what does she pay / lose / owe": a question about amounts
 _AMOUNT = re.compile(r"\bhow (much|many (points|cents|dollars|chips))|\bwhat (do|does|did|should|would|will) "
@@ -145,10 +147,11 @@ def stated_premises(text: str) -> set[str]:
     return {p for p, (_, story) in PREMISES.items() if story.search(said)}
 
 
-def for_exposure_only(text: str) -> bool:
-    """Whether the story gives a call an exposure as its purpose and has no win in it."""
+def no_mahjong_claim_on_a_discard(text: str) -> bool:
+    """Whether the story rules out a claim of one discard for Mah Jongg: it gives the call an
+    exposure as purpose and has no win in it, or the win was made on a tile from the wall."""
     said = text.lower()
-    return bool(_FOR_EXPOSURE.search(said)) and not _WIN.search(said)
+    return bool(_FOR_EXPOSURE.search(said)) and not _WIN.search(said) or bool(_SELF_PICK.search(said))
 
 
 def asks_amount(text: str) -> bool:
@@ -393,7 +396,7 @@ class Index:
                         scores[i] = (beyond[i] + PREMISE_WORDS * (scores[i] - beyond[i])) * PREMISE_STATED
                     else:
                         scores[i] *= PREMISE_STATED if not beyond else PREMISE_FACTOR
-        if self.mahjong_claims and for_exposure_only(text):
+        if self.mahjong_claims and no_mahjong_claim_on_a_discard(text):
             for i in self.mahjong_claims:
                 if i in scores:
                     scores[i] *= PREMISE_FACTOR

@@ -93,6 +93,8 @@ _PHRASE_RULES: list[tuple[str, str]] = [
     ("win|wins|won|winning by|with taking|grabbing|getting|exchanging|swapping|trading|redeeming|exchange|swap|exchanges|swaps", "mahjong exchange"),
     # "more exposures" are further groups, not too many tiles
     ("more exposure|exposures|pung|pungs|kong|kongs|quint|quints", "...>"),
+    # "then used it to call": what she did next, said as its purpose
+    ("used|using it|them|that to", ""),
     ("no one", "nobody"),
     ("not anyone", "nobody"),
     ("no winner", "nobody win"),
@@ -113,6 +115,8 @@ _PHRASE_RULES: list[tuple[str, str]] = [
     ("how much", "pay"),
     ("how many cents", "pay"),
     ("next|closer|nearer|closest|nearest in turn|line", "nextinturn"),
+    # a player "further around" the table from the discarder is later in turn
+    ("further|farther around|along", "nextinturn"),
     ("first|second|last right|left|across", "... charleston pass"),
     ("supposed to", "wrong"),
     ("should have", "wrong"),
