@@ -7,13 +7,14 @@ the very ruleset being printed, and every amount in the payment tables comes fro
 """
 from __future__ import annotations
 
+import os
 import pickle
 import stat
 import weakref
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from ..rules import model as m
 from ..ruling.engine import details
@@ -239,9 +240,10 @@ def rows(rs: Ruleset, sid: str, qs: list[Question]) -> list[Row]:
 # just replayed. A page's rows and an example's outcome are kept under the situation's reach (below)
 # and shared by every ruleset with the same reach, so a case is replayed once per way it is ruled.
 Reach = tuple[object, ...]
+Seen = tuple[int, int, int, int]  # a file or folder as it was when read: mtime, ctime, size, inode
 _REACH: dict[int, tuple[weakref.ref[Ruleset], bytes, dict[str, Reach]]] = {}
 _PAGES: dict[Reach, tuple[list[Question], list[Row]]] = {}
-_CASES: dict[tuple[Path, Reach], Outcome | None] = {}
+_CASES: dict[tuple[Path, Seen, Reach], Outcome | None] = {}
 KEEP = 8192  # entries of each before they are dropped: a long `serve` prints many rulesets over its life
 
 
@@ -301,7 +303,7 @@ def _case(rs: Ruleset, sc: Scenario) -> Outcome | None:
     return None if compare(o, sc.data.expect) else o
 
 
-def _shared_case(rs: Ruleset, sc: Scenario) -> Outcome | None:
+def _shared_case(rs: Ruleset, sc: Scenario, seen: Seen) -> Outcome | None:
     """`_case`, shared by the rulesets that reach the same from the scenario's situation. Only
     where its answers all read within that reach: a fact found in some other situation, or a
     hand read through the ruleset's card, is read afresh under each ruleset."""
@@ -309,25 +311,42 @@ def _shared_case(rs: Ruleset, sc: Scenario) -> Outcome | None:
     if sc.data.hand is not None or sc.data.table is not None or any(
             rs.fact(name, sid) is None for name in (*sc.data.answers, *sc.data.seats)):
         return _case(rs, sc)
-    key = (sc.path, reach(rs, sid))
+    key = (sc.path, seen, reach(rs, sid))
     if key not in _CASES:
         _kept(_CASES, key, _case(rs, sc))
     return _CASES[key]
 
 
-@lru_cache(maxsize=None)
-def _scenario(path: Path) -> Scenario:
-    return load_file(path)
+# What a file was when it was read: a running `serve` prints the booklet again on request, and must
+# print a scenario added, edited or removed since (the folder of the situation changes, not the
+# ruleset's, when a file is added; an edit in place changes neither folder).
+_SCENARIOS: dict[Path, tuple[Seen, Scenario]] = {}
+_LISTED: dict[Path, tuple[Seen, list[Path]]] = {}
 
 
-@lru_cache(maxsize=None)
-def _scenario_index(folder: Path, mtime: float) -> dict[str, list[Path]]:
-    """Situation id -> its scenario files, for one ruleset's scenario folder (listed once)."""
-    index: dict[str, list[Path]] = {}
-    for sub in sorted(folder.iterdir()):
-        if sub.is_dir():
-            index[sub.name] = sorted(sub.glob("*.yaml"))
-    return index
+def _seen(st: os.stat_result) -> Seen:
+    return (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)
+
+
+def _scenario(path: Path) -> tuple[Scenario, Seen]:
+    """A scenario file, read again only once it has changed; with what it was when read."""
+    try:
+        now = _seen(os.stat(path))
+    except OSError:
+        return load_file(path), (0, 0, 0, 0)  # gone since it was listed: load_file says so in one line
+    kept = _SCENARIOS.get(path)
+    if kept is None or kept[0] != now:
+        _kept(_SCENARIOS, path, (now, load_file(path)))
+        kept = _SCENARIOS[path]
+    return kept[1], kept[0]
+
+
+def _listed(folder: Path, now: Seen, pick: Callable[[Path], list[Path]]) -> list[Path]:
+    kept = _LISTED.get(folder)
+    if kept is None or kept[0] != now:
+        _kept(_LISTED, folder, (now, pick(folder)))
+        kept = _LISTED[folder]
+    return kept[1]
 
 
 @lru_cache(maxsize=1)
@@ -336,13 +355,24 @@ def _scenario_root() -> Path:
 
 
 def _scenario_files(ruleset_id: str) -> dict[str, list[Path]]:
-    """Situation id -> its scenario files, for one ruleset's scenario folder."""
+    """Situation id -> its scenario files, for one ruleset's scenario folder, as they are now (each
+    folder listed again only once it has changed)."""
     folder = _scenario_root() / ruleset_id
     try:
         st = folder.stat()
     except OSError:
         return {}
-    return _scenario_index(folder, st.st_mtime) if stat.S_ISDIR(st.st_mode) else {}
+    if not stat.S_ISDIR(st.st_mode):
+        return {}
+    index: dict[str, list[Path]] = {}
+    for sub in _listed(folder, _seen(st), lambda f: sorted(f.iterdir())):
+        try:
+            st = os.stat(sub)
+        except OSError:
+            continue
+        if stat.S_ISDIR(st.st_mode):
+            index[sub.name] = _listed(sub, _seen(st), lambda f: sorted(f.glob("*.yaml")))
+    return index
 
 
 def examples(rs: Ruleset, sid: str, limit: int = 3, listed: dict[str, dict[str, list[Path]]] | None = None) -> list[Example]:
@@ -357,12 +387,12 @@ def examples(rs: Ruleset, sid: str, limit: int = 3, listed: dict[str, dict[str, 
         found: list[Example] = []
         for path in files:
             try:
-                sc = _scenario(path)
+                sc, seen = _scenario(path)
             except RefereeError:
                 continue
             if sc.situation != sid or sc.data.expect is None:
                 continue
-            o = _shared_case(rs, sc)
+            o = _shared_case(rs, sc, seen)
             if o is None:
                 continue
             found.append(Example(sc.data.title or path.stem, " ".join((sc.data.story or "").split()), sc.data.source or "",
