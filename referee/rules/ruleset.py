@@ -94,6 +94,12 @@ class Lazy(Mapping[K, V]):
         return len(self._packed)
 
 
+# A role's seat fact, built once per role: the engine asks for it on every step of a walk. Kept
+# for the process, not the ruleset: rulesets loaded together share the situations (and so the
+# roles) they carry alike, and building the fact is most of the cost of asking for it.
+_ROLE_FACTS: dict[int, tuple[m.RoleDef, m.FactDef]] = {}
+
+
 @dataclass
 class Ruleset:
     meta: m.RulesetMeta
@@ -112,8 +118,6 @@ class Ruleset:
     node_origin: dict[tuple[str, str], Origin] = field(default_factory=dict)
     field_origin: dict[tuple[str, str], Origin] = field(default_factory=dict)  # (situation, key) a patch changed
     meta_origin: Origin | None = None
-    # A role's seat fact, built once per role: the engine asks for it on every step of a walk.
-    _role_facts: dict[int, tuple[m.RoleDef, m.FactDef]] = field(default_factory=dict, init=False, repr=False, compare=False)
     _kept: dict[str, dict[Any, Any]] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @property
@@ -151,8 +155,10 @@ class Ruleset:
                 return sit.facts[name]
             role = sit.roles.get(name)
             if role is not None:
-                known = self._role_facts.get(id(role))
-                if known is None or known[0] is not role:  # an id is only reused once its role is gone
-                    known = self._role_facts[id(role)] = (role, role.as_fact())
+                known = _ROLE_FACTS.get(id(role))
+                if known is None or known[0] is not role:  # the role is kept with it, so its id is not reused
+                    if len(_ROLE_FACTS) >= 8192:  # a long `serve` loads many rulesets over its life
+                        _ROLE_FACTS.clear()
+                    known = _ROLE_FACTS[id(role)] = (role, role.as_fact())
                 return known[1]
         return self.facts.get(name)
