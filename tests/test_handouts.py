@@ -398,3 +398,24 @@ def test_a_page_is_shared_only_where_it_is_ruled_alike(tmp_path: Path) -> None:
     wrong_end = [r.text for r in _page(retitled, "picked-wrong-end").rows if r.goto]
     assert wrong_end == ["Continue as 'A false Mah Jongg'."]
     assert [r.text for r in _page(plain, "picked-wrong-end").rows if r.goto] == ["Continue as 'Mah Jongg declared in error'."]
+
+
+def test_a_chart_is_shared_only_where_it_is_drawn_alike(tmp_path: Path) -> None:
+    """A chart is kept by its situation, the words of its questions and the titles it goes on
+    into: a ruleset that rewords a question defined in its facts file, or retitles a situation
+    the chart goes on into, draws its own, with the same situation file word for word."""
+    folders = {}
+    for name in ("plain", "again", "reworded", "retitled"):
+        folders[name] = tmp_path / name
+        shutil.copytree(HOUSE, folders[name])
+        (folders[name] / "ruleset.yaml").write_text(
+            (HOUSE / "ruleset.yaml").read_text().replace("id: house", f"id: {name}"))
+    facts = folders["reworded"] / "facts.yaml"
+    facts.write_text(facts.read_text().replace("ask: Is the Mah Jongg valid?", "ask: Does the hand match the card?"))
+    call = folders["retitled"] / "situations" / "false-call.yaml"
+    call.write_text(call.read_text().replace("title: Mah Jongg declared in error", "title: A false Mah Jongg"))
+    charts = {name: flowchart.svg(load_strict(folder), "picked-wrong-end") for name, folder in folders.items()}
+    assert charts["again"] == charts["plain"]
+    assert "Is the Mah Jongg" in charts["plain"] and "Does the hand match" in charts["reworded"]
+    assert "Is the Mah Jongg" not in charts["reworded"]
+    assert "continue as: A false" in charts["retitled"] and "continue as: Mah Jongg" in charts["plain"]

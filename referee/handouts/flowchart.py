@@ -126,8 +126,7 @@ def _boxes(rs: Ruleset, sid: str, scale: float) -> tuple[dict[str, Box], list[Ed
 
 
 def _goto_lines(rs: Ruleset, target: str, scale: float) -> list[str]:
-    title = rs.situations[target].title if target in rs.situations else target
-    return _wrap(f"continue as: {title}", int(WRAP["goto"] * scale))
+    return _wrap(f"continue as: {_title(rs, target)}", int(WRAP["goto"] * scale))
 
 
 def _layer(boxes: dict[str, Box], edges: list[Edge], start: str) -> list[list[str]]:
@@ -364,14 +363,46 @@ def _fmt(v: float) -> str:
     return f"{round(v, 1):g}"
 
 
-_DRAWN: dict[tuple[object, ...], tuple[str, float]] = {}  # the same tree under several rulesets is laid out once
+# The same tree under several rulesets is laid out once: kept under what it is drawn from, the
+# boxes and edges (situations that differ only in words the chart does not show share a chart).
+_DRAWN: dict[tuple[object, ...], tuple[str, float]] = {}
+# Those boxes and edges, worked out once per situation and what it reads of its ruleset (`_read`),
+# with the situation kept so its id is not reused: rulesets loaded together share situations.
+_DRAWN_FROM: dict[tuple[object, ...], tuple[m.Situation, tuple[object, ...]]] = {}
+
+
+def _read(rs: Ruleset, sit: m.Situation) -> tuple[object, ...]:
+    """All `_boxes` and `_draw` read of the ruleset besides the situation: each question's words
+    and each goto's title, in node order."""
+    read: list[object] = []
+    for node in sit.nodes.values():  # told apart as `_boxes` tells them
+        if isinstance(node, m.RulingNode):
+            continue
+        if isinstance(node, m.GotoNode):
+            read.append(_title(rs, node.goto))
+            continue
+        fact = rs.fact(node.ask, sit.id)
+        read.append(fact.ask if fact else None)
+        read += [_title(rs, t.goto) for _, t in node.branches() if isinstance(t, m.Goto)]
+    return tuple(read)
+
+
+def _title(rs: Ruleset, target: str) -> str:
+    return rs.situations[target].title if target in rs.situations else target
 
 
 def _drawn(rs: Ruleset, sid: str) -> tuple[str, float]:
     """The chart's <svg> and the centre of the box it starts from (the top layer's only box)."""
-    boxes, edges, start = _boxes(rs, sid, NARROWER[0])
-    key = (sid, rs.situation(sid).title, start, tuple((k, b.kind, tuple(b.lines), b.dead) for k, b in boxes.items()),
-           tuple((e.src, e.dst, e.label) for e in edges))
+    sit = rs.situation(sid)
+    read = (id(sit), _read(rs, sit))
+    known = _DRAWN_FROM.get(read)
+    if known is None or known[0] is not sit:
+        if len(_DRAWN_FROM) > 2000:
+            _DRAWN_FROM.clear()
+        boxes, edges, start = _boxes(rs, sid, NARROWER[0])
+        known = _DRAWN_FROM[read] = (sit, (sid, sit.title, start, tuple((k, b.kind, tuple(b.lines), b.dead) for k, b in boxes.items()),
+                                           tuple((e.src, e.dst, e.label) for e in edges)))
+    key = known[1]
     if key not in _DRAWN:
         if len(_DRAWN) > 2000:
             _DRAWN.clear()
