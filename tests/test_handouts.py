@@ -377,15 +377,21 @@ def test_pages_shared_between_shipped_rulesets_are_what_each_prints_alone() -> N
     assert len(shared) > 40  # amja changes a few of nmjl's 66 situations
 
 
-def test_a_page_is_shared_only_where_it_is_ruled_alike(tmp_path: Path) -> None:
-    """The same situation, word for word, prints differently where the scoring differs or where
-    a situation it goes on into does: those rulesets must not share its page."""
+def _copies(tmp_path: Path, *names: str) -> dict[str, Path]:
+    """The house test ruleset copied under each name (its id changed to match)."""
     folders = {}
-    for name in ("plain", "dearer", "retitled"):
+    for name in names:
         folders[name] = tmp_path / name
         shutil.copytree(HOUSE, folders[name])
         (folders[name] / "ruleset.yaml").write_text(
             (HOUSE / "ruleset.yaml").read_text().replace("id: house", f"id: {name}"))
+    return folders
+
+
+def test_a_page_is_shared_only_where_it_is_ruled_alike(tmp_path: Path) -> None:
+    """The same situation, word for word, prints differently where the scoring differs or where
+    a situation it goes on into does: those rulesets must not share its page."""
+    folders = _copies(tmp_path, "plain", "dearer", "retitled")
     yaml = folders["dearer"] / "ruleset.yaml"
     yaml.write_text(yaml.read_text().replace("lowest_hand: 25", "lowest_hand: 50"))
     call = folders["retitled"] / "situations" / "false-call.yaml"
@@ -404,12 +410,7 @@ def test_a_chart_is_shared_only_where_it_is_drawn_alike(tmp_path: Path) -> None:
     """A chart is kept by its situation, the words of its questions and the titles it goes on
     into: a ruleset that rewords a question defined in its facts file, or retitles a situation
     the chart goes on into, draws its own, with the same situation file word for word."""
-    folders = {}
-    for name in ("plain", "again", "reworded", "retitled"):
-        folders[name] = tmp_path / name
-        shutil.copytree(HOUSE, folders[name])
-        (folders[name] / "ruleset.yaml").write_text(
-            (HOUSE / "ruleset.yaml").read_text().replace("id: house", f"id: {name}"))
+    folders = _copies(tmp_path, "plain", "again", "reworded", "retitled")
     facts = folders["reworded"] / "facts.yaml"
     facts.write_text(facts.read_text().replace("ask: Is the Mah Jongg valid?", "ask: Does the hand match the card?"))
     call = folders["retitled"] / "situations" / "false-call.yaml"
