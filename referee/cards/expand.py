@@ -52,10 +52,10 @@ def _var_bindings(line: Line) -> list[dict[str, int]]:
     free = [n for n, d in line.vars.items() if isinstance(d[0], int)]
     deps = [(n, d) for n, d in line.vars.items() if not isinstance(d[0], int)]
     out = []
+    equal_ok = {frozenset((a, b)) for a, op, b in line.constraints if op == "=="}
     for values in itertools.product(*(line.vars[n] for n in free)):
         nu = dict(zip(free, values))
         if line.distinct_vars:
-            equal_ok = {frozenset((a, b)) for a, op, b in line.constraints if op == "=="}
             if any(nu[a] == nu[b] and frozenset((a, b)) not in equal_ok for a, b in itertools.combinations(free, 2)):
                 continue
         ok = True
@@ -82,6 +82,11 @@ def _choices(block: Block) -> list[int | None]:
     if "anydragon" in kinds:
         return list(DRAGONS)
     return [None]
+
+
+# _choices of a block of one atom repeated, by the atom's kind: its picks without a set per block
+_UNIFORM_CHOICES: dict[str, list[int | None]] = {"anywind": list(WINDS), "anydragon": list(DRAGONS)}
+_NO_PICK: list[int | None] = [None]
 
 
 def _tile(atom: tuple[str, Any, Any], sigma: dict[str, int], k: int, nu: dict[str, int], pick: int | None) -> int:
@@ -218,7 +223,7 @@ class _Part:
             elif kind == "num":
                 shifts = True
         suits, names = tuple(sorted(suit_set)), tuple(sorted(name_set))
-        choices = _choices(block)
+        choices = _UNIFORM_CHOICES.get(block.atoms[0][0], _NO_PICK) if uniform else _choices(block)
         self.level = 2 if names else 1 if shifts else 0
         self.picks = len(choices) > 1
         shift, n_nus = line.shift, len(line.nus)
@@ -240,13 +245,14 @@ class _Part:
         for v in values:
             if v in rows:
                 continue
-            sigma = dict(zip(suits, v))
             if names:  # a cell for each number binding, shared by those that agree on its variables
+                sigma = dict(zip(suits, v))
                 memo: dict[tuple[object, ...], list[Resolved]] = {}
                 row = []
+                nvs = line.nu_part(names)
                 for k in shift:
                     cells = []
-                    for nv in line.nu_part(names):
+                    for nv in nvs:
                         key = (k if shifts else 0, nv)
                         hit = memo.get(key)
                         if hit is None:
@@ -257,9 +263,10 @@ class _Part:
                 at = suited(v[0], atom[1])
                 row = [[[group(at + k, size, jok, None)]] * n_nus for k in shift]
             elif shifts:  # the same for every number binding
+                sigma = dict(zip(suits, v))
                 row = [[resolved(sigma, k, {})] * n_nus for k in shift]
             else:  # the same for every shift too
-                row = [[resolved(sigma, 0, {})] * n_nus] * len(shift)
+                row = [[resolved(dict(zip(suits, v)), 0, {})] * n_nus] * len(shift)
             rows[v] = row
         self.table = [rows[v] for v in values]
 
@@ -330,7 +337,8 @@ def raw_targets(line: Line) -> Iterator[RawTarget]:
                         # buildable: no more naturals of a tile than the set holds, at most 8 jokers for the rest
                         if (_ROOM - L) & GUARD != GUARD:
                             continue
-                        beyond = over(U, COPIES_PACKED)
+                        d = (U | GUARD) - COPIES_PACKED  # over(U, COPIES_PACKED), inline: once a way
+                        beyond = d & (((d & GUARD) >> 4) * 15)
                         if beyond and total(beyond) > JOKERS:
                             continue
                         groups: list[Group] = []

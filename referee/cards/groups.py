@@ -75,12 +75,13 @@ def read_forms(texts: list[tuple[str, Report]], lid: str) -> tuple[list[Form], l
             elif part:
                 blocks = []
                 at = pos
-                for alt in part.split("|"):
+                alts = part.split("|")
+                for alt in alts:
                     block = _block(report, lid, alt, at)
                     if block is not None:
                         blocks.append(block)
                     at += len(alt) + 1
-                if len(blocks) == len(part.split("|")):
+                if len(blocks) == len(alts):
                     form.append(blocks)
                 else:
                     form.append([])  # a broken group: the form is not expanded
@@ -126,7 +127,7 @@ def _block(report: Report, lid: str, text: str, col: int) -> list[Any] | None:
     if not body:
         report(f"line {lid}: an empty group at '{text or '|'}'", col)
         return None
-    run_together = _side_by_side(body) if re.search(r"[1-9]D", body) else []
+    run_together = _side_by_side(body) if _DIGIT_DRAGON.search(body) else []
     if run_together:  # '111DDD' as printed: said once, not as three hand-suit D's and a tile count
         report(f"line {lid}: '{text}' is {len(run_together)} groups printed side by side; put a space between "
                f"them ({' '.join(run_together)}): a group is one tile repeated, or singles", col)
@@ -191,6 +192,7 @@ def _hint(ch: str) -> str:
     return ""
 
 
+_DIGIT_DRAGON = re.compile(r"[1-9]D")  # a number beside a dragon: maybe two groups typed without their space
 _RUN = re.compile(r"(([0-9A-Z])\2*)([a-c]?)")
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..errors import Problem
 from .expand import RawTarget, raw_targets
+from .groups import run_together
 from .line import Line
 from .notation import Card
 
@@ -70,8 +71,6 @@ def _count(n: int) -> str:
 
 
 def _run_together(line: Line) -> list[str]:
-    from .groups import run_together
-
     return [f"'{b.text}' reads as {len(b.atoms)} singles, which take no joker; if the card prints groups there, "
             "put a space between them (111 DDD, not 111DDD)" for tok in line.tokens for b in tok if run_together(b)]
 

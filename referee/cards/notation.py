@@ -239,7 +239,8 @@ def _line(r: _Reader, loc: tuple[Any, ...], raw: Any, section: str, bonus: bool,
     display = raw.get("display")
     line = Line(lid, section, value, concealed, bonus, shown, forms, str(raw.get("note") or ""),
                 str(display) if display else " -or- ".join(looks), loc=loc)
-    digits = [a[1] for tok in line.tokens for b in tok for a in b.atoms if a[0] == "num"]
+    tokens = line.tokens
+    digits = [a[1] for tok in tokens for b in tok for a in b.atoms if a[0] == "num"]
     raw = _with_note(r, loc, lid, raw, digits, len(line.letters))
     line.said = tuple(k for k in ("suits", "shift", "dragons", "winds") if k in raw)
     line.suits = _suits(r, loc, lid, raw.get("suits", "distinct"), len(line.letters))
@@ -249,7 +250,7 @@ def _line(r: _Reader, loc: tuple[Any, ...], raw: Any, section: str, bonus: bool,
     line.distinct_vars = dv if isinstance(dv, bool) else True
     if not isinstance(dv, bool):
         r.error((*loc, "distinct_vars"), f"line {lid}: distinct_vars is true or false")
-    used = {a[1] for tok in line.tokens for b in tok for a in b.atoms if a[0] == "var"}
+    used = {a[1] for tok in tokens for b in tok for a in b.atoms if a[0] == "var"}
     line.vars = _vars(r, loc, lid, raw.get("vars") or {}, used)
     line.runs = tuple(sorted(n for n, d in (raw.get("vars") or {}).items() if d == "run" and n in line.vars))
     if line.runs and not digits:
