@@ -285,3 +285,21 @@ def test_a_story_is_not_an_amount_question() -> None:
 
     assert not asks_amount("she picked from the wrong wall")
     assert not asks_amount("false mahj, two of us threw in")
+
+
+def test_a_rulesets_own_premise_need_not_be_told() -> None:
+    """In the online ruleset every case is online play, so a story told there need not say
+    'online' for the online case to come first; the premise is read from the ruleset's id or
+    title, as a situation's is from its own, and a table of four still gets its common cases."""
+    from referee.search.rank import given_by, ruleset_premises
+
+    assert ruleset_premises("online", "Online play (I Love Mahj)") == {"online"}
+    assert ruleset_premises("tournament-online", "Online tournaments") == {"online", "tournament"}
+    assert ruleset_premises("house-example", "House rules example") == {"table-rule"}
+    assert ruleset_premises("nmjl", "NMJL rules for home and club play") == frozenset()
+    online = load_strict("online")
+    sits = list(online.situations.values())
+    story = "my tile went to the discards by itself while i rearranged"
+    assert search(sits, story, limit=3)[0].situation.id != "online-accidental-discard"  # told at any table
+    assert search(sits, story, limit=3, given=given_by(online))[0].situation.id == "online-accidental-discard"
+    assert search(sits, "she picked from the wrong wall", given=given_by(online))[0].situation.id == "wrong-wall"

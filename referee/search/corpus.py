@@ -27,14 +27,14 @@ from ..errors import UsageError
 from ..rules.folders import PACKAGE_DIR
 
 # The tuned corpus: its situation first for this share of phrasings, and in the top 3 for this
-# share; held exactly where the ranking stands today (680 and 701 of 702), so a change that costs
+# share; held exactly where the ranking stands today (681 and 701 of 702), so a change that costs
 # a phrasing its place shows. Issue 24 asks 97% and 100% (681 and 702).
-FIRST_BAR = 680 / 702
+FIRST_BAR = 681 / 702
 TOP3_BAR = 701 / 702
-# The held-back set's floor: exactly where it stands today, 85 of 109 first (78.0%) and 105 in the
+# The held-back set's floor: exactly where it stands today, 86 of 109 first (78.9%) and 105 in the
 # top 3 (96.3%); its first measurement, before any tuning, was 77 and 100. A new situation or word
 # that costs the unseen phrasings a single place fails the suite before a judge meets it.
-HELDBACK_FIRST_FLOOR = 85 / 109
+HELDBACK_FIRST_FLOOR = 86 / 109
 HELDBACK_TOP3_FLOOR = 105 / 109
 
 CORPUS_FILES = ("stories.yaml", "event_stories.yaml")
@@ -179,8 +179,10 @@ def heldback(folder: Path | None = None) -> list[Phrasing]:
     return read((folder or corpus_dir()) / HELDBACK_FILE)
 
 
-def rank(phrasings: Iterable[Phrasing], situations: Callable[[str], Sequence[Any]]) -> list[Ranked]:
-    """Each phrasing ranked among its ruleset's situations, as `referee search -r` ranks them.
+def rank(phrasings: Iterable[Phrasing], situations: Callable[[str], Sequence[Any]],
+         given: Callable[[str], frozenset[str]] = lambda rid: frozenset()) -> list[Ranked]:
+    """Each phrasing ranked among its ruleset's situations, as `referee search -r` ranks them
+    (`given`: the premises each ruleset holds, as `rank.given_by` reads them).
     A phrasing told for a situation its ruleset does not have is an error, not a miss."""
     from .rank import search
 
@@ -189,20 +191,23 @@ def rank(phrasings: Iterable[Phrasing], situations: Callable[[str], Sequence[Any
         sits = situations(p.ruleset)
         if not any(s.id == p.situation for s in sits):
             raise UsageError(f"{p.ruleset} has no situation '{p.situation}'", None)
-        out.append(Ranked(p, tuple(h.situation.id for h in search(sits, p.text, limit=3))))
+        out.append(Ranked(p, tuple(h.situation.id for h in search(sits, p.text, limit=3, given=given(p.ruleset)))))
     return out
 
 
 def measure(folder: Path | None = None, situations: Callable[[str], Sequence[Any]] | None = None) -> tuple[Measure, Measure]:
     """The tuned corpus and the held-back set, each ranked and held to its bar."""
+    given: Callable[[str], frozenset[str]] = lambda rid: frozenset()
     if situations is None:
         from functools import lru_cache
 
         from ..rules.loader import load_strict
+        from .rank import given_by
 
         situations = lru_cache(maxsize=None)(lambda rid: list(load_strict(rid).situations.values()))
+        given = lru_cache(maxsize=None)(lambda rid: given_by(load_strict(rid)))
     folder = folder or corpus_dir()
-    tuned = Measure("judge's corpus", CORPUS_FILES, tuple(rank(corpus(folder), situations)), FIRST_BAR, TOP3_BAR)
-    held = Measure("held back (never tuned to)", (HELDBACK_FILE,), tuple(rank(heldback(folder), situations)),
+    tuned = Measure("judge's corpus", CORPUS_FILES, tuple(rank(corpus(folder), situations, given)), FIRST_BAR, TOP3_BAR)
+    held = Measure("held back (never tuned to)", (HELDBACK_FILE,), tuple(rank(heldback(folder), situations, given)),
                    HELDBACK_FIRST_FLOOR, HELDBACK_TOP3_FLOOR)
     return tuned, held

@@ -21,7 +21,7 @@ import re
 from bisect import bisect_left
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from .words import RELATED, pieces, runs, tokens
 
@@ -139,6 +139,19 @@ def premise_of(sit: Situation) -> str | None:
     """The narrower premise a situation is written for, as its id or title says it; None for most."""
     named = f"{sit.id} {sit.title}".lower()
     return next((p for p, (own, _) in PREMISES.items() if own.search(named)), None)
+
+
+def ruleset_premises(ruleset_id: str, title: str) -> frozenset[str]:
+    """The premises a whole ruleset is written for, as its id or title says it: in the online
+    ruleset every case is online play, at a tournament every case is the event's, so a story told
+    there need not say so for the case written for it to rank first."""
+    named = f"{ruleset_id} {title}".lower()
+    return frozenset(p for p, (own, _) in PREMISES.items() if p not in ONLY_WHEN_STATED and own.search(named))
+
+
+def given_by(rs: Any) -> frozenset[str]:
+    """`ruleset_premises` of a loaded ruleset (models or records)."""
+    return ruleset_premises(rs.meta.id, rs.meta.title)
 
 
 def stated_premises(text: str) -> set[str]:
@@ -372,7 +385,9 @@ class Index:
                     scores[i] = scores.get(i, 0.0) + weight * value
         return scores
 
-    def search(self, text: str, limit: int = 10) -> list[Hit]:
+    def search(self, text: str, limit: int = 10, given: frozenset[str] = frozenset()) -> list[Hit]:
+        """`given`: the premises the ruleset itself holds (`ruleset_premises`); a case written for
+        one is not set back for a story that does not state it, nor lifted as if it did."""
         query, produced = self._query(text)
         scores = self._scores(query)
         if not scores:
@@ -382,7 +397,8 @@ class Index:
         for i in scores:
             if self.premises[i] is not None:  # the case for that premise, when the story sets it up
                 if self.premises[i] not in stated:
-                    scores[i] *= PREMISE_FACTOR
+                    if self.premises[i] not in given:
+                        scores[i] *= PREMISE_FACTOR
                 elif self.premises[i] not in ONLY_WHEN_STATED:
                     if beyond is None:
                         rest = text.lower()
@@ -457,9 +473,10 @@ def words(text: str) -> list[str]:
     return list(tokens(text))
 
 
-def search(situations: Sequence[Situation], text: str, limit: int = 10) -> list[Hit]:
-    """Situations ranked by how well they match `text`, best first; [] when nothing does."""
-    return index(situations).search(text, limit)
+def search(situations: Sequence[Situation], text: str, limit: int = 10, given: frozenset[str] = frozenset()) -> list[Hit]:
+    """Situations ranked by how well they match `text`, best first; [] when nothing does.
+    `given`: the premises of the ruleset they come from (`given_by`)."""
+    return index(situations).search(text, limit, given)
 
 
 def exact(situations: Sequence[Situation], text: str) -> Situation | None:
