@@ -303,3 +303,14 @@ def test_a_rulesets_own_premise_need_not_be_told() -> None:
     assert search(sits, story, limit=3)[0].situation.id != "online-accidental-discard"  # told at any table
     assert search(sits, story, limit=3, given=given_by(online))[0].situation.id == "online-accidental-discard"
     assert search(sits, "she picked from the wrong wall", given=given_by(online))[0].situation.id == "wrong-wall"
+
+
+@pytest.mark.parametrize("story,want", [
+    ("is west dead yet with three pungs of winds showing", "unwinnable-hand"),
+    ("she said i was dead but i was not dead yet, i played on", "dead-challenge-contested"),
+])
+def test_dead_yet_asks_whether_the_hand_can_still_be_made(story: str, want: str) -> None:
+    """'Is she dead yet' asks whether the hand has come to where it can no longer be completed;
+    'i was not dead yet' denies a call of dead."""
+    sits = list(load_strict("nmjl").situations.values())
+    assert search(sits, story, limit=3)[0].situation.id == want

@@ -27,10 +27,10 @@ from ..errors import UsageError
 from ..rules.folders import PACKAGE_DIR
 
 # The tuned corpus: its situation first for this share of phrasings, and in the top 3 for this
-# share; held exactly where the ranking stands today (681 and 701 of 702), so a change that costs
+# share; held exactly where the ranking stands today (682 and 702 of 702), so a change that costs
 # a phrasing its place shows. Issue 24 asks 97% and 100% (681 and 702).
-FIRST_BAR = 681 / 702
-TOP3_BAR = 701 / 702
+FIRST_BAR = 682 / 702
+TOP3_BAR = 702 / 702
 # The held-back set's floor: exactly where it stands today, 86 of 109 first (78.9%) and 105 in the
 # top 3 (96.3%); its first measurement, before any tuning, was 77 and 100. A new situation or word
 # that costs the unseen phrasings a single place fails the suite before a judge meets it.

@@ -86,6 +86,10 @@ _PHRASE_RULES: list[tuple[str, str]] = [
     ("last|final tile|one for|to mahjong|mahj|maj|mj|mahjongg|win", "winning tile mahjong"),
     # "when the live one runs out": a wall, said as "one"
     ("live one", "live wall"),
+    # "is she dead yet": has the hand come to where it can no longer be completed; "i was not dead
+    # yet" denies a call of dead, and stays as typed
+    ("not|never dead yet", "..."),
+    ("dead yet", "dead longer completed"),
     # what a case is not ("rather than a pung", "neither for Mah Jongg") is no word of it
     ("rather than a|an pung|pungs|kong|kongs|exposure [or] [more|larger]", ""),
     ("neither|not for mahjong|mahj|maj|mj|mahjongg", ""),
