@@ -240,3 +240,15 @@ def test_the_rulesets_listing_from_the_cache_builds_no_model_class() -> None:
     assert "referee.rules.records" in mods and "referee.cli.browse" in mods
     built = sorted({"referee.rules.model", "referee.rules.reading"} & mods)
     assert not built, f"referee rulesets imports {built}"
+
+
+def test_a_cached_ruling_imports_no_pydantic() -> None:
+    """A cached ruling converts its options without typer's pydantic converter (cli/helpfmt.plain_value)
+    and stamps the cache from pydantic's version file, not by importing it: pydantic is a fifth of
+    its start-up and nothing in it needs it."""
+    answers = str(ROOT / "scenarios" / "nmjl" / "blind-pass-peek" / "peeked-first-left.yaml")
+    for args in (["--answers", answers], ["blind-pass-peek", "-a", "bpp_saw_face=yes", "-s", "peeker=West"]):
+        mods, report = _ruling_imports(*args)
+        assert "referee.ruling.engine" in mods  # a real ruling
+        heavy = sorted(m for m in mods if m == "pydantic" or m.startswith(("pydantic.", "pydantic_core", "typer._adapters")))
+        assert not heavy, f"referee rule {' '.join(args)} imports {heavy[:5]}:\n{_importers(report, heavy)}"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import re
 import sys
+from pathlib import Path
 from typing import Any
 
 import typer
@@ -79,7 +80,50 @@ class _NotGiven:
             return () if param.multiple or param.nargs == -1 else None
         if value in ((), []) and param.type_descriptor.is_list:
             return []  # what the list converter makes of no items
+        plain = plain_value(value, param, ctx)
+        if plain is not NOT_PLAIN:
+            return plain
         return self.build().coerce(value, param=param, ctx=ctx)
+
+
+NOT_PLAIN = object()
+
+
+def plain_value(value: Any, param: Any, ctx: Any = None) -> Any:
+    """A given value typer's converter would hand back as it is: text for a text option (or each
+    item of a repeatable one), digits within range for a whole-number option. Building that
+    converter imports pydantic (a fifth of a ruling's start-up) only to return the same value;
+    anything else, every mistake included, goes to typer's converter and its own message."""
+    desc = param.type_descriptor
+    info = desc.parameter_info
+    if getattr(info, "parser", None) is not None or desc.file_annotation is not None:
+        return NOT_PLAIN
+    annotation = desc.annotation
+    many = param.multiple or param.nargs == -1
+    if annotation is str and not many:
+        return value if type(value) is str else NOT_PLAIN
+    if annotation == list[str] and many:
+        return list(value) if isinstance(value, (list, tuple)) and all(type(v) is str for v in value) else NOT_PLAIN
+    if annotation is Path and not many and getattr(info, "path_type", None) is None:
+        if type(value) is not str or not value or "\0" in value:
+            return NOT_PLAIN
+        try:  # typer's own checks (exists, file or folder, readable) and their messages
+            from typer._param_types import coerce_cli_path
+        except ImportError:
+            return NOT_PLAIN
+        return coerce_cli_path(Path(value), info, path_type=Path, param=param, ctx=ctx)
+    if annotation is int and not many:
+        if type(value) is str and 0 < len(value) <= 18 and value.isascii() and value.isdigit():
+            number = int(value)
+        elif type(value) is int:
+            number = value
+        else:
+            return NOT_PLAIN
+        low, high = getattr(info, "min", None), getattr(info, "max", None)
+        if (low is not None and number < low) or (high is not None and number > high):
+            return NOT_PLAIN
+        return number
+    return NOT_PLAIN
 
 
 def _coerce_when_given(params: list[Any]) -> list[Any]:

@@ -55,14 +55,27 @@ def stamp() -> str:
     """Which code wrote an entry: an entry from other code is never read back."""
     global _stamp
     if _stamp is None:
-        from pydantic.version import VERSION
-
-        h = hashlib.sha256(f"{__version__}\0{sys.version}\0{VERSION}".encode())
+        h = hashlib.sha256(f"{__version__}\0{sys.version}\0".encode())
+        h.update(_pydantic_version())
         here = Path(__file__).resolve().parent
         for name in _SHAPING:
             h.update((here / name).read_bytes())
         _stamp = h.hexdigest()
     return _stamp
+
+
+def _pydantic_version() -> bytes:
+    """pydantic's version file as it is on disk: which pydantic validated an entry, without
+    importing pydantic (a quarter of a cached ruling's start-up) only to ask."""
+    from importlib.util import find_spec
+
+    spec = find_spec("pydantic")
+    if spec is None or not spec.submodule_search_locations:
+        return b"no pydantic"
+    try:
+        return (Path(next(iter(spec.submodule_search_locations))) / "version.py").read_bytes()
+    except OSError:
+        return b"no pydantic version"
 
 
 def _memory_key(ruleset_folder: Path) -> tuple[Path, str]:
