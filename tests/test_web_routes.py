@@ -4,6 +4,8 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -380,3 +382,20 @@ def test_the_ruling_page_names_each_cited_source_by_its_title(db: Path, cli) -> 
         assert title and html.escape(title, quote=True) in more, (key, title, more[:800])
         assert title in full, (key, title)
     assert "American Mah Jongg Association guide: Mah Jongg in error" in html.unescape(more)
+
+
+def test_the_server_answers_its_health_check_before_it_needs_the_templates(tmp_path) -> None:
+    """`serve ready to answer` (bench/serveload.py): jinja2 is loaded with the first page, not at start."""
+    code = f"""
+import sys
+sys.path.insert(0, {str(Path(__file__).resolve().parent)!r})
+from web_helpers import client
+c = client(__import__("pathlib").Path({str(tmp_path / "log.db")!r}))
+assert c.get("/health").status_code == 200
+print("before", "jinja2" in sys.modules)
+r = c.get("/s/mahjong-in-error")
+print("after", "jinja2" in sys.modules, r.status_code)
+"""
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert p.returncode == 0, p.stderr[-2000:]
+    assert p.stdout.split() == ["before", "False", "after", "True", "200"]

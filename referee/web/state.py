@@ -9,14 +9,13 @@ from __future__ import annotations
 import contextlib
 import hashlib
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-import jinja2
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.templating import Jinja2Templates
 
 from ..errors import RefereeError
 from ..rules.loader import Ruleset, load_strict
@@ -65,15 +64,23 @@ class Web:
         self.signer = Signer(settings.key or load_key(settings.db))
         self.limiter = PinLimiter()
         self.outage = Outage(settings.notify)
+        self._versions: dict[str, str] = {}
+        self._sign_ins: dict[str, tuple[float, Any]] = {}  # sign-in id -> (when read, SignIn or None)
+        self.shared_quiz: Any = None  # the quiz the head judge started for the room (web/quiz.py)
+
+    @cached_property
+    def templates(self) -> Any:
+        """The pages' templates, made at the first page: jinja2 is a tenth of the server's start,
+        and its first answers (the health check, the static files) need none."""
+        import jinja2
+        from starlette.templating import Jinja2Templates
+
         env = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True,
                                  undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
         env.globals["static"] = self.static_url
         env.filters["clock"] = self.clock
         env.filters["device"] = device_label
-        self.templates = Jinja2Templates(env=env)
-        self._versions: dict[str, str] = {}
-        self._sign_ins: dict[str, tuple[float, Any]] = {}  # sign-in id -> (when read, SignIn or None)
-        self.shared_quiz: Any = None  # the quiz the head judge started for the room (web/quiz.py)
+        return Jinja2Templates(env=env)
 
     def static_url(self, name: str) -> str:
         """A static file's URL with its content hash, so a new version is never served stale."""
