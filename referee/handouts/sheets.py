@@ -11,9 +11,10 @@ from . import content, phrases
 FONTS = tuple(round(11.0 - 0.2 * i, 1) for i in range(16))  # 11 pt down to 8 pt
 COLUMN_CHARS_AT_10PT = 52  # characters a line of one column holds at 10 pt (A4, the narrower page)
 # Estimated lines x pt that two pages hold. Measured: 2547 filled two Letter pages (the shorter
-# page) to the last line in Chromium; this leaves about 8% for the estimate's error (4% once let
-# card-game, which has the most situations, run to a fifth page).
-CAPACITY = 2350
+# page) to the last line in Chromium; this leaves about 10% for the estimate's error (4% once let
+# card-game, which has the most situations, run to a fifth page, and so did 8% once the sheets
+# said 'they' for 'she': the estimate counts characters, not the words a line breaks at).
+CAPACITY = 2300
 # Pages, in twos: saying when each ruling applies doubled the sheet, and at 8 pt it still
 # overflowed two pages; two sheets printed on both sides keep the type at arm's length.
 SHEETS = 2
