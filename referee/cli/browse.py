@@ -1,6 +1,8 @@
 """Finding situations: search, list, show, rulesets."""
 from __future__ import annotations
 
+import os
+import sys
 from typing import Optional
 
 import typer
@@ -8,7 +10,7 @@ import typer
 from ..errors import LoadError, UsageError
 from ..safe import clean, controls
 from .base import EXIT_FINDING, RULESET_OPT, app, err, examples, guarded, out, print_json, safe
-from .show import styled, width, wrapped
+from .show import is_terminal, styled, width, wrapped
 
 
 @app.command(short_help="Situations that match a story told in your own words.", epilog=examples("referee search wrong wall", "referee search drew from the back", "referee search -r amja false mahj", "referee search --json \\\n  she said white but it was a flower"))
@@ -184,6 +186,9 @@ def rulesets(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) 
     if as_json:
         print_json(rows)
         return
+    # Piped or captured, the listing has no styles to show: plain lines, without importing rich
+    # (a fifth of the command's start-up, for the bold and dim of a terminal).
+    plain = not is_terminal(sys.stdout) and not os.environ.get("FORCE_COLOR")
     for r in rows:
         ext = f" extends {r['extends']}" if r["extends"] else ""
         if r["sheet"]:
@@ -192,4 +197,8 @@ def rulesets(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) 
             n = r["problems"]
             ext += f"; {n} problem{'s' if n != 1 else ''}, see 'referee check {r['folder']}'"
         version = f"{r['version']} ({r['hash']})" if r["hash"] else r["version"]
-        out.print(f"[bold]{safe(r['id'])}[/] {safe(version)}  {safe(r['title'])}  [dim]({r['situations']} situations, {safe(r['scoring'])}{safe(ext)})[/]")
+        if plain:
+            sys.stdout.write(f"{clean(r['id'])} {clean(version)}  {clean(r['title'])}  "
+                             f"({r['situations']} situations, {clean(r['scoring'])}{clean(ext)})\n")
+        else:
+            out.print(f"[bold]{safe(r['id'])}[/] {safe(version)}  {safe(r['title'])}  [dim]({r['situations']} situations, {safe(r['scoring'])}{safe(ext)})[/]")
