@@ -27,13 +27,13 @@ def search(
     forgiven. --json adds, for each match, the title or alias that matched best ("matched")
     and the typed words found in the situation ("words").
     """
-    from ..search.rank import asks_amount, given_by, near_tie, search as find
+    from ..search.rank import asks_amount, near_tie, search_ruleset
     from .defaults import load_for
 
     if limit < 1:  # else every story would be 'no situation matches'
         raise UsageError(f"--limit: {limit} shows nothing; give 1 or more")
     rs = load_for(ruleset)
-    hits = find(list(rs.situations.values()), " ".join(words), limit=limit, given=given_by(rs))
+    hits = search_ruleset(rs, " ".join(words), limit=limit)
     if as_json:
         close = near_tie(hits)
         print_json([{"id": h.situation.id, "title": h.situation.title, "score": h.score,
@@ -139,7 +139,7 @@ def _situation_for(rs: object, words: str) -> str:
     match of a search (said on standard error); near-tied matches are named, not guessed."""
     import difflib
 
-    from ..search.rank import exact, given_by, near_tie, search
+    from ..search.rank import exact, near_tie, search_ruleset
 
     sits = list(rs.situations.values())  # type: ignore[attr-defined]
     if words in rs.situations:  # type: ignore[attr-defined]
@@ -150,7 +150,7 @@ def _situation_for(rs: object, words: str) -> str:
     one = words.strip()
     if " " not in one and ("-" in one or difflib.get_close_matches(one, list(rs.situations), n=1)):  # type: ignore[attr-defined]
         return rs.situation(one).id  # type: ignore[attr-defined]  # an id mistyped: 'did you mean' it
-    hits = search(sits, words, limit=3, given=given_by(rs))
+    hits = search_ruleset(rs, words, limit=3)
     if not hits:
         raise UsageError(f"no situation matches '{words}'; try 'referee list'")
     if near_tie(hits):

@@ -29,7 +29,7 @@ def _pick_situation(rs: Any, words: str | None, no_input: bool, shown_for: list[
     elif words and words in rs.situations:
         return words  # an id: no search, and no situation built but this one
     from ..ruling.answers import is_index
-    from ..search.rank import asks_amount, exact, given_by, near_tie, search
+    from ..search.rank import asks_amount, exact, near_tie, search_ruleset
 
     sits = list(rs.situations.values())
     if words and not again:
@@ -37,7 +37,7 @@ def _pick_situation(rs: Any, words: str | None, no_input: bool, shown_for: list[
         hit = exact(sits, words)
         if hit:
             return hit.id
-        hits = search(sits, words, limit=5, given=given_by(rs))
+        hits = search_ruleset(rs, words, limit=5)
         if no_input or not hits:
             if not hits:
                 raise UsageError(f"no situation matches '{words}'; try 'referee list'")
@@ -61,7 +61,7 @@ def _pick_situation(rs: Any, words: str | None, no_input: bool, shown_for: list[
         if words.lower() == "list":
             shown = _list_all(sits)
         else:
-            hits = search(sits, words, limit=SHOWN, given=given_by(rs))
+            hits = search_ruleset(rs, words, limit=SHOWN)
             if not hits:
                 ask.print(f"[yellow]Nothing matches '{safe(words)}'.[/] Try other words, or 'list' to see all.")
                 words = None

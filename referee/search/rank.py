@@ -479,6 +479,12 @@ def search(situations: Sequence[Situation], text: str, limit: int = 10, given: f
     return index(situations).search(text, limit, given)
 
 
+def search_ruleset(rs: Any, text: str, limit: int = 10) -> list[Hit]:
+    """`search` among a loaded ruleset's situations, with the premises the ruleset holds: what
+    every command and page that finds a situation for a judge calls."""
+    return search(list(rs.situations.values()), text, limit, given_by(rs))
+
+
 def exact(situations: Sequence[Situation], text: str) -> Situation | None:
     """The situation whose id, title or alias is exactly what was typed."""
     for sit in situations:

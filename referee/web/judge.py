@@ -32,14 +32,14 @@ def _open_for(w: Web, request: Request) -> None:
 
 
 def home(request: Request) -> Response:
-    from ..search.rank import given_by, search
+    from ..search.rank import search_ruleset
 
     w = web(request)
     _open_for(w, request)
     rs = w.ruleset()
     q = request.query_params.get("q", "").strip()[:200]
     sits = list(rs.situations.values())
-    hits = [h.situation for h in search(sits, q, limit=8, given=given_by(rs))] if q else []
+    hits = [h.situation for h in search_ruleset(rs, q, limit=8)] if q else []
     groups: list[tuple[str, list[Any]]] = []
     if not q:
         for phase in PHASES:
