@@ -25,7 +25,7 @@ def cache_dir(tmp_path, monkeypatch) -> Path:
 
 
 def _entry() -> Path:
-    entry = store._entry(store.locate("practice"))
+    entry = store._entry(str(store.locate("practice").resolve()))
     assert entry is not None
     return entry
 
@@ -49,8 +49,10 @@ def test_a_card_read_back_from_the_cache_is_the_card_expanded_afresh(cache_dir) 
 def test_the_entry_holds_plain_data_only(cache_dir) -> None:
     store.load("practice")
     head, packed = loads_plain(_entry().read_bytes())  # refuses any class: raises if one is named
-    card, state = loads_plain(packed)
-    assert card[0] == "practice" and len(state[0][0]) == len(store.load("practice").L)
+    card, (line_of, groups, blocks, *_), rest = loads_plain(packed)
+    assert card[0] == "practice" and len(line_of) == len(store.load("practice").L)
+    for each in (groups, blocks):  # a target's groups and blocks are pickled apart: plain data as well
+        assert all(isinstance(loads_plain(blob), tuple) for blob in each)
 
 
 class _Planted:
@@ -63,7 +65,7 @@ def test_a_planted_entry_runs_no_code_and_is_only_a_miss(cache_dir, tmp_path, mo
     store.load("practice")
     head, _ = loads_plain(_entry().read_bytes())
     body = pickle.dumps(_Planted())
-    head = {**head, "sum": __import__("hashlib").sha256(body).hexdigest()}
+    head = {**head, "sum": store._sum(body)}
     _entry().write_bytes(pickle.dumps((head, body)))
     store._MEMORY.clear()
     idx = store.load("practice")

@@ -11,9 +11,7 @@ the usual slip behind it, not only the first.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from functools import cached_property
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 from .tiles import EAST, FLOWER, GREEN, NORTH, RED, SOUTH, WEST, short
 
@@ -33,14 +31,16 @@ Form = list[Token]
 Report = Callable[[str, int], None]  # (message, character offset in the groups text)
 
 
-@dataclass(frozen=True)
-class Block:
+class Block(NamedTuple):
+    """One alternative of a group. A tuple, so a card read back from the cache makes each of
+    its blocks in one call (`Block._make`)."""
+
     atoms: tuple[Atom, ...]
     bang: bool
     text: str
     col: int  # character offset in the groups string
 
-    @cached_property
+    @property
     def uniform(self) -> bool:
         """One atom repeated: one group (else singles shown together)."""
         return self.atoms.count(self.atoms[0]) == len(self.atoms)

@@ -51,7 +51,7 @@ class Card:
 def card_state(card: Card) -> tuple[Any, ...]:
     """A clean card as plain data (tuples, lists, dicts, strings, ints) for the cache."""
     lines = [(ln.id, ln.section, ln.value, ln.concealed, ln.jokerless_bonus, ln.groups,
-              [[[(b.atoms, b.bang, b.text, b.col) for b in tok] for tok in form] for form in ln.forms],
+              [[tuple(map(tuple, tok)) for tok in form] for form in ln.forms],
               ln.note, ln.display, ln.shift, ln.vars, ln.constraints, ln.suits, ln.distinct_vars, ln.dragons, ln.winds,
               ln.runs, ln.said, ln.loc)
              for ln in card.lines]
@@ -61,8 +61,9 @@ def card_state(card: Card) -> tuple[Any, ...]:
 def card_from_state(state: tuple[Any, ...], path: str) -> Card:
     """The card `card_state` wrote, as read from `path`."""
     cid, title, sections, values, rows = state
+    block = Block._make
     lines = [Line(lid, section, value, concealed, bonus, groups,
-                  [[tuple(Block(*b) for b in tok) for tok in form] for form in forms],
+                  [[tuple(map(block, tok)) for tok in form] for form in forms],
                   note, display, shift, vars_, constraints, suits, distinct, dragons, winds, runs, said, loc)
              for (lid, section, value, concealed, bonus, groups, forms, note, display, shift, vars_, constraints,
                   suits, distinct, dragons, winds, runs, said, loc) in rows]

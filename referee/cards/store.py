@@ -1,8 +1,8 @@
 """Finding a card (`practice`, or the path of a card file) and keeping it ready between runs.
 
 A card that checks clean is kept in the cache folder under the digest of its bytes, as plain
-data only (the card's lines and the targets' columns: tuples, ints and strings, read back by an
-unpickler that refuses every class), so `referee hand verify` neither parses nor expands the
+data only (the card's lines and the targets' columns: tuples, ints, strings, and each target's
+groups and blocks pickled apart; all read back by an unpickler that refuses every class), so `referee hand verify` neither parses nor expands the
 card each time, and does not import the ruleset model to find the cache folder.
 """
 from __future__ import annotations
@@ -12,6 +12,7 @@ import gc
 import hashlib
 import pickle
 import sys
+import zlib
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -96,16 +97,17 @@ def load(name: str) -> CardIndex:
     path = locate(name)
     raw_bytes = read_bytes(path, MAX_CARD_BYTES)
     digest = hashlib.sha256(raw_bytes).hexdigest()
-    key = (str(path.resolve()), digest)
+    where = str(path.resolve())
+    key = (where, digest)
     idx = _MEMORY.get(key)
     if idx is None:
-        idx = _fetch(path, digest)
+        idx = _fetch(path, where, digest)
     if idx is None:
         card, problems, _, raw = check(path, raw_bytes)
         if problems:
             raise LoadError(problems, f"referee card check {path}")
         idx = CardIndex.build(card, raw)
-        _store(path, digest, idx)
+        _store(where, digest, idx)
     _MEMORY[key] = idx
     return idx
 
@@ -124,41 +126,73 @@ def _code_stamp() -> str:
     return _stamp
 
 
-def _entry(path: Path) -> Path | None:
+def _entry(where: str) -> Path | None:
+    """The entry of the card file at `where` (its resolved path)."""
     from ..rules.cachefiles import folder
 
-    where = folder()
-    if where is None:
+    cache = folder()
+    if cache is None:
         return None
-    return where / "cards" / f"{hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:24]}.card"
+    return cache / "cards" / f"{hashlib.sha256(where.encode()).hexdigest()[:24]}.card"
 
 
-def _fetch(path: Path, digest: str) -> CardIndex | None:
+def _sum(packed: bytes) -> int:
+    """That the entry came back whole: a torn or damaged file is a miss. A CRC, not a digest: it
+    seals nothing (whoever could write the entry could write its sum; read_entry keeps entries of
+    other users out), and a SHA-256 of the entry was a fifth of a warm load."""
+    return zlib.crc32(packed)
+
+
+class _Pickled:
+    """A column of the index (each target's groups, or its blocks) kept as one small pickle per
+    target, unpickled when a search first makes that Target: a verify reaches a few dozen of
+    the card's targets, and unpickling every one of them was half of a warm load."""
+
+    __slots__ = ("blobs",)
+
+    def __init__(self, blobs: list[bytes]) -> None:
+        self.blobs = blobs
+
+    def __len__(self) -> int:
+        return len(self.blobs)
+
+    def __getitem__(self, number: int) -> Any:
+        from ..rules.cachefiles import loads_plain
+
+        return loads_plain(self.blobs[number])
+
+
+def _fetch(path: Path, where: str, digest: str) -> CardIndex | None:
     from ..rules.cachefiles import loads_plain, read_entry
 
-    entry = _entry(path)
+    entry = _entry(where)
     if entry is None:
         return None
     try:
         head, packed = loads_plain(read_entry(entry) or b"")
-        if head["stamp"] != _code_stamp() or head["digest"] != digest or head["sum"] != hashlib.sha256(packed).hexdigest():
+        if head["stamp"] != _code_stamp() or head["digest"] != digest or head["sum"] != _sum(packed):
             return None
         with _collector_off():
-            card, state = loads_plain(packed)
-            return CardIndex.from_state(card_from_state(card, str(path)), state)
+            card, (line_of, groups, blocks, bindings, L, U), rest = loads_plain(packed)
+            columns = (line_of, _Pickled(groups), _Pickled(blocks), bindings, L, U)
+            return CardIndex.from_state(card_from_state(card, str(path)), (columns, rest))
     except Exception:  # missing, corrupt or foreign: only a miss, and rewritten after the load
         return None
 
 
-def _store(path: Path, digest: str, idx: CardIndex) -> None:
+def _store(where: str, digest: str, idx: CardIndex) -> None:
     from ..rules.cachefiles import write_whole
 
-    entry = _entry(path)
+    entry = _entry(where)
     if entry is None:
         return
     try:
-        packed = pickle.dumps((card_state(idx.card), idx.state()), protocol=pickle.HIGHEST_PROTOCOL)
-        head = {"stamp": _code_stamp(), "digest": digest, "sum": hashlib.sha256(packed).hexdigest()}
-        write_whole(entry, pickle.dumps((head, packed), protocol=pickle.HIGHEST_PROTOCOL))
+        (line_of, groups, blocks, bindings, L, U), rest = idx.state()
+        protocol = pickle.HIGHEST_PROTOCOL
+        columns = (line_of, [pickle.dumps(g, protocol) for g in groups], [pickle.dumps(b, protocol) for b in blocks],
+                   bindings, L, U)
+        packed = pickle.dumps((card_state(idx.card), columns, rest), protocol=protocol)
+        head = {"stamp": _code_stamp(), "digest": digest, "sum": _sum(packed)}
+        write_whole(entry, pickle.dumps((head, packed), protocol=protocol))
     except (OSError, pickle.PicklingError):
         pass
