@@ -5,12 +5,13 @@ display. Identical targets from different bindings are kept once; a target the 1
 build (more naturals of a tile than exist, or more than 8 jokers needed) is dropped.
 
 The ways are visited alternative by alternative, then suit binding, shift and number binding,
-in that order, which is the order targets are numbered in. Most of a way is known before its
-innermost loop: a block that reads only the suits is the same under every shift, one that reads
-no number variable the same under every number binding. So each block is resolved once per part
-of a binding it reads (`_Part`), and the sums a way needs (its multiset key and packed bounds)
-are added up level by level, each level adding only the blocks that change there. A cold load
-of the card is mostly this loop.
+in that order, which is the order targets are numbered in. A cold load of the card is mostly
+this loop, so a way does little else than add up its blocks: each block is resolved at the
+level of the loop that fixes what it reads (a block of suit letters once a suit binding, a
+number group once a shift, `_spec`), a group's tile is arithmetic on the binding and its cell
+an index into the row of cells of its size (`_row`, made once a process), and the sums a way
+needs (its multiset key and packed bounds) are added level by level. Nothing is made ahead for
+cells no way reads; the groups and words of a way are made only for a target that is kept.
 """
 from __future__ import annotations
 
@@ -19,8 +20,8 @@ from typing import Any, Iterator
 
 from .groups import Block
 from .line import Line
-from .packed import BITS, COPIES_PACKED, GUARD, fits_under, over, total
-from .tiles import JOKERS, SUIT_DRAGON, SUITS, WHITE, WINDS, DRAGONS, suited
+from .packed import BITS, COPIES_PACKED, GUARD, LOW
+from .tiles import DRAGONS, JOKERS, KINDS, SUIT_DRAGON, SUITS, WHITE, WINDS, suited
 
 Group = tuple[int, int, bool]  # tile, size, may hold jokers
 # (groups sorted, blocks in printed order as (tiles, jokerable), binding in words, packed L, packed U)
@@ -32,14 +33,22 @@ _SUIT_MAPS = {n: {used: [p for p in itertools.product(range(3), repeat=n) if len
                   for used in range(n + 1)} for n in range(4)}
 
 
-def _suit_bindings(line: Line) -> list[tuple[int, ...]]:
+_BINDINGS: dict[tuple[int, tuple[int, ...]], tuple[list[tuple[int, ...]], list[tuple[int, ...]]]] = {}
+
+
+def _suit_bindings(line: Line) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]]]:
     """Each way to give the line's suit letters (line.letters, in order) suits, fewest
-    different suits first (as the counts are tried), letters bound in the order a b c."""
-    maps = _SUIT_MAPS[len(line.letters)]
-    out: list[tuple[int, ...]] = []
-    for n in line.suit_counts:
-        out += maps.get(n, ())
-    return out
+    different suits first (as the counts are tried), letters bound in the order a b c; and the
+    same each with a 0 after it, read by a block of no suit at [-1]. The same few in every card."""
+    key = (len(line.letters), line.suit_counts)
+    hit = _BINDINGS.get(key)
+    if hit is None:
+        maps = _SUIT_MAPS[key[0]]
+        out: list[tuple[int, ...]] = []
+        for n in key[1]:
+            out += maps.get(n, ())
+        hit = _BINDINGS[key] = (out, [sigma + (0,) for sigma in out])
+    return hit
 
 
 def _run(line: Line, k: int) -> range:
@@ -48,16 +57,21 @@ def _run(line: Line, k: int) -> range:
     return range(min(digits) + k, max(digits) + k + 1) if digits else range(0)
 
 
+_NO_VARIABLES: list[dict[str, int]] = [{}]  # the one number binding of a line without variables (never changed)
+
+
 def _var_bindings(line: Line) -> list[dict[str, int]]:
+    if not line.vars and not line.constraints:  # most lines: worked out without a loop
+        return _NO_VARIABLES
     free = [n for n, d in line.vars.items() if isinstance(d[0], int)]
     deps = [(n, d) for n, d in line.vars.items() if not isinstance(d[0], int)]
     out = []
     equal_ok = {frozenset((a, b)) for a, op, b in line.constraints if op == "=="}
+    apart = list(itertools.combinations(free, 2)) if line.distinct_vars else []
     for values in itertools.product(*(line.vars[n] for n in free)):
         nu = dict(zip(free, values))
-        if line.distinct_vars:
-            if any(nu[a] == nu[b] and frozenset((a, b)) not in equal_ok for a, b in itertools.combinations(free, 2)):
-                continue
+        if apart and any(nu[a] == nu[b] and frozenset((a, b)) not in equal_ok for a, b in apart):
+            continue
         ok = True
         for n, (base, step) in deps:
             v = nu[base] + step
@@ -86,7 +100,6 @@ def _choices(block: Block) -> list[int | None]:
 
 # _choices of a block of one atom repeated, by the atom's kind: its picks without a set per block
 _UNIFORM_CHOICES: dict[str, list[int | None]] = {"anywind": list(WINDS), "anydragon": list(DRAGONS)}
-_NO_PICK: list[int | None] = [None]
 
 
 def _tile(atom: tuple[str, Any, Any], sigma: dict[str, int], k: int, nu: dict[str, int], pick: int | None) -> int:
@@ -111,254 +124,224 @@ def _describe(sigma: dict[str, int], nu: dict[str, int]) -> str:
     return ", ".join(parts)
 
 
-def buildable(groups: tuple[Group, ...]) -> bool:
-    L, U = bounds(groups)
-    return _buildable(L, U)
+# One block resolved: (tiles, jokerable) as printed, its groups, its part of a way's multiset key,
+# its packed L and U, and the wind or dragon picked (None when the block picks none).
+Cell = tuple[tuple[tuple[int, ...], bool], list[Group], int, int, int, "int | None"]
+
+# The multiset key of a way is the sum of its groups' keys: each kind of group (tile, size,
+# jokerable) has a field of its own, FIELD bits wide, enough for 14 groups of one kind (a form is
+# 14 tiles), so equal sums are equal multisets and a target met again is known without sorting
+# its groups. The fields are handed out for the whole process, a row of KINDS at a time: a group
+# resolves to the same cell in every line, made once.
+FIELD = 4
+_ROWS: dict[tuple[int, bool], list[Cell]] = {}
 
 
-def bounds(groups: tuple[Group, ...] | list[Group]) -> tuple[int, int]:
-    """Packed (L, U) of a multiset of groups: places that must be natural, and all places."""
-    L = U = 0
-    for t, size, jok in groups:
-        U += size << (BITS * t)
-        if not jok:
-            L += size << (BITS * t)
-    return L, U
-
-
-def _buildable(L: int, U: int) -> bool:
-    """No more naturals of a tile than the set holds, and at most 8 jokers for the rest."""
-    if not fits_under(L, COPIES_PACKED):
-        return False
-    beyond = over(U, COPIES_PACKED)
-    return not beyond or total(beyond) <= JOKERS
-
-
-# One block resolved: (tiles, jokerable) as printed, its groups, its part of the way's multiset
-# key, packed L and U, and the wind or dragon picked (None when the block picks none).
-Resolved = tuple[tuple[tuple[int, ...], bool], list[Group], int, int, int, "int | None"]
-
-
-class _Bindings:
-    """A line's suit bindings, shifts and number bindings, the part of them a block reads, and
-    the groups its blocks resolve to, each made once per line.
-
-    Every group gets a field of its own in the line's multiset key, `width` bits a field (wide
-    enough for every tile of a form to be a group of its own): the sum of a way's blocks is its
-    multiset of groups as one int, so a target met again under another binding is known without
-    sorting its groups."""
-
-    def __init__(self, line: Line) -> None:
-        self.letters = line.letters
-        self.sigmas = _suit_bindings(line)
-        self.shift = line.shift
-        self.nus = _var_bindings(line)
-        self.width = max(sum(max(len(b.atoms) for b in tok) for tok in form) for form in line.forms).bit_length()
-        self._fields: dict[Group, int] = {}
-        self._groups: dict[tuple[int, int, bool, int | None], Resolved] = {}
-        self._sigma_parts: dict[tuple[str, ...], list[tuple[int, ...]]] = {}
-        self._nu_parts: dict[tuple[str, ...], list[tuple[int, ...]]] = {}
-
-    def sigma_part(self, names: tuple[str, ...]) -> list[tuple[int, ...]]:
-        """The suits of `names` under each suit binding."""
-        hit = self._sigma_parts.get(names)
-        if hit is None:
-            at = [self.letters.index(n) for n in names]
-            if len(at) == 1:  # the usual block, of one suit letter: one comprehension, not one a binding
-                i = at[0]
-                hit = [(sigma[i],) for sigma in self.sigmas]
-            else:
-                hit = [tuple([sigma[i] for i in at]) for sigma in self.sigmas]
-            self._sigma_parts[names] = hit
-        return hit
-
-    def nu_part(self, names: tuple[str, ...]) -> list[tuple[int, ...]]:
-        """The numbers of `names` under each number binding."""
-        hit = self._nu_parts.get(names)
-        if hit is None:
-            hit = self._nu_parts[names] = [tuple([nu[n] for n in names]) for nu in self.nus]
-        return hit
-
-    def group(self, t: int, size: int, jok: bool, pick: int | None) -> Resolved:
-        """A block of `size` tiles `t`: one group."""
-        key = (t, size, jok, pick)
-        hit = self._groups.get(key)
-        if hit is None:
-            g = (t, size, jok)
+def _row(size: int, jok: bool) -> list[Cell]:
+    """The cell of a group of `size` tiles, jokerable or not, for each tile."""
+    row = _ROWS.get((size, jok))
+    if row is None:
+        first = FIELD * KINDS * len(_ROWS)
+        row = _ROWS[(size, jok)] = []
+        for t in range(KINDS):
             U = size << (BITS * t)
-            hit = self._groups[key] = (((t,) * size, jok), [g], self._key([g]), 0 if jok else U, U, pick)
-        return hit
-
-    def singles(self, tiles: tuple[int, ...], pick: int | None) -> Resolved:
-        """A block of singles shown together (2033a, NEWS)."""
-        groups = [(t, 1, False) for t in tiles]
-        L, U = bounds(groups)
-        return (tiles, False), groups, self._key(groups), L, U, pick
-
-    def _key(self, groups: list[Group]) -> int:
-        key = 0
-        for g in groups:
-            key += 1 << (self.width * self._fields.setdefault(g, len(self._fields)))
-        return key
+            row.append((((t,) * size, jok), [(t, size, jok)], 1 << (first + FIELD * t), 0 if jok else U, U, None))
+    return row
 
 
-class _Part:
-    """One block of a line under every binding: `table[suit binding][shift][number binding]` is
-    the block resolved for each of its picks (one unless it is an 'any wind/dragon' group).
-
-    `level` says the innermost of the three the block reads (0 suits only, 1 the shift, 2 a
-    number variable). A resolution is made once for the part of a binding the block reads, and
-    the cells (and rows) that read the same share it."""
-
-    __slots__ = ("table", "level", "picks")
-
-    def __init__(self, block: Block, line: _Bindings) -> None:
-        uniform = block.uniform
-        suit_set, name_set, shifts = set(), set(), False
-        for kind, value, suit in block.atoms[:1] if uniform else block.atoms:
-            if suit is not None:
-                suit_set.add(suit)
-            if kind == "var":
-                name_set.add(value)
-            elif kind == "num":
-                shifts = True
-        suits, names = tuple(sorted(suit_set)), tuple(sorted(name_set))
-        choices = _UNIFORM_CHOICES.get(block.atoms[0][0], _NO_PICK) if uniform else _choices(block)
-        self.level = 2 if names else 1 if shifts else 0
-        self.picks = len(choices) > 1
-        shift, n_nus = line.shift, len(line.nus)
-        group = line.group
-
-        if uniform:  # one atom repeated: one group, from one tile
-            atom, size = block.atoms[0], len(block.atoms)
-            jok = size >= 3 and not block.bang
-
-            def resolved(sigma: dict[str, int], k: int, nu: dict[str, int]) -> list[Resolved]:
-                return [group(_tile(atom, sigma, k, nu, pick), size, jok, pick) for pick in choices]
-        else:  # singles shown together
-            def resolved(sigma: dict[str, int], k: int, nu: dict[str, int]) -> list[Resolved]:
-                return [line.singles(tuple([_tile(a, sigma, k, nu, pick) for a in block.atoms]), pick)
-                        for pick in choices]
-
-        rows: dict[tuple[int, ...], list[list[list[Resolved]]]] = {}
-        values = line.sigma_part(suits)
-        for v in values:
-            if v in rows:
-                continue
-            if names:  # a cell for each number binding, shared by those that agree on its variables
-                sigma = dict(zip(suits, v))
-                memo: dict[tuple[object, ...], list[Resolved]] = {}
-                row = []
-                nvs = line.nu_part(names)
-                for k in shift:
-                    cells = []
-                    for nv in nvs:
-                        key = (k if shifts else 0, nv)
-                        hit = memo.get(key)
-                        if hit is None:
-                            hit = memo[key] = resolved(sigma, k, dict(zip(names, nv)))
-                        cells.append(hit)
-                    row.append(cells)
-            elif shifts and uniform:  # a number group: its tile moves with the shift (the card's most common block)
-                at = suited(v[0], atom[1])
-                row = [[[group(at + k, size, jok, None)]] * n_nus for k in shift]
-            elif shifts:  # the same for every number binding
-                sigma = dict(zip(suits, v))
-                row = [[resolved(sigma, k, {})] * n_nus for k in shift]
-            else:  # the same for every shift too
-                row = [[resolved(dict(zip(suits, v)), 0, {})] * n_nus] * len(shift)
-            rows[v] = row
-        self.table = [rows[v] for v in values]
+def _singles(block: Block, sigma: dict[str, int], k: int, nu: dict[str, int], pick: int | None) -> Cell:
+    """A block of singles shown together (2033a, NEWS), atom by atom."""
+    tiles = tuple([_tile(a, sigma, k, nu, pick) for a in block.atoms])
+    row = _row(1, False)
+    groups, K, U = [], 0, 0
+    for t in tiles:
+        _, g, k_, _, u_, _ = row[t]
+        groups += g
+        K += k_
+        U += u_
+    return (tiles, False), groups, K, U, U, pick
 
 
-_ROOM = COPIES_PACKED | GUARD  # fits_under(L, COPIES_PACKED) is (_ROOM - L) & GUARD == GUARD
+# What a block reads, innermost last: the loop level that resolves it.
+_SUIT, _SHIFT, _NUMBER, _PICK = 0, 1, 2, 3
+_LEVEL = {"num": _SHIFT, "var": _NUMBER, "anywind": _PICK, "anydragon": _PICK}
+
+
+def _spec(block: Block, letters: list[str], names: list[str]) -> tuple[Any, ...]:
+    """How a block is resolved, worked out once a line: (level, is a group, ...). A group (one
+    atom repeated) is its row of cells and its tile as arithmetic on the binding, `mult * suit +
+    const`, plus the shift at level 1 or number variable `x` at level 2; its picks are fixed
+    cells. Singles are resolved atom by atom, with their picks if they have any."""
+    atoms = block.atoms
+    if not block.uniform:
+        level = max([_LEVEL.get(a[0], _SUIT) for a in atoms])
+        return level, False, block, _choices(block) if level == _PICK else None
+    kind, value, suit = atoms[0]
+    size = len(atoms)
+    jok = size >= 3 and not block.bang
+    row = _row(size, jok)
+    level = _LEVEL.get(kind, _SUIT)
+    if level == _PICK:
+        return level, True, [row[p][:5] + (p,) for p in _UNIFORM_CHOICES[kind]]
+    if kind == "num":
+        mult, const = 9, value - 1  # suited(suit, value)
+    elif kind == "var":
+        mult, const = 9, -1  # and the number
+    elif kind == "dragon":
+        mult, const = 1, SUIT_DRAGON[0]  # SUIT_DRAGON[suit]
+    else:
+        mult, const = 0, WHITE if kind == "soap" else value
+    s = letters.index(suit) if suit is not None else -1  # -1: the 0 each suit binding ends with
+    return level, True, row, mult, s, const, names.index(value) if kind == "var" else 0
+
+
+_ROOM = COPIES_PACKED | GUARD  # fits_under(x, COPIES_PACKED) is (_ROOM - x) & GUARD == GUARD
+_TOP = BITS * (KINDS - 1)
+_NO_VALUES: list[tuple[int, ...]] = [()]
+_NO_CHOICE = ((),)  # the picks of a way that picks nothing
+_SIGMA_WORDS: dict[tuple[tuple[str, ...], tuple[int, ...]], str] = {}  # the same few in every line
 
 
 def raw_targets(line: Line) -> Iterator[RawTarget]:
     """Every buildable concrete target of `line`, each multiset of groups once, with its packed
     bounds worked out along the way."""
-    bindings = _Bindings(line)
-    sigmas, nus = bindings.sigmas, bindings.nus
-    if not nus or not line.shift:  # the constraints leave no numbers, or no shift fits
+    nus = _var_bindings(line)
+    shift = line.shift
+    if not nus or not shift:  # the constraints leave no numbers, or no shift fits
         return
-    parts = {id(b): _Part(b, bindings) for tok in line.tokens for b in tok}
+    letters = line.letters
+    sigmas, sigs = _suit_bindings(line)
+    names = list(nus[0])
+    values = [tuple(nu.values()) for nu in nus] if names else _NO_VALUES
+    specs: dict[int, tuple[Any, ...]] = {}
     sigma_words: list[str | None] = [None] * len(sigmas)  # said only for a binding that makes a target
-    nu_words = [_describe({}, nu) for nu in nus]
+    nu_words: list[str | None] = [None] * len(nus)
+    sigma_dicts: list[dict[str, int] | None] = [None] * len(sigmas)  # for singles, atom by atom
     seen: set[int] = set()  # the multiset keys of the ways met
     product = itertools.product
-    distinct = tuple(kind for kind, how in (("anydragon", line.dragons), ("anywind", line.winds)) if how == "different")
-    runs = [_run(line, k) for k in line.shift] if line.runs else None
-    shifts = range(len(line.shift))
+    distinct = []  # the bare D (Z) groups of a way must differ, when the line says so
+    if line.dragons == "different":
+        distinct.append("anydragon")
+    if line.winds == "different":
+        distinct.append("anywind")
+    shifts = range(len(shift))
+    if line.runs:  # the number bindings each shift keeps: those inside the run it moved to
+        runs = [_run(line, k) for k in shift]
+        numbers: list[Any] = [[ni for ni, nu in enumerate(nus) if all(nu[n] in runs[ki] for n in line.runs)] for ki in shifts]
+    else:
+        numbers = [range(len(nus))] * len(shift)
     for alt in itertools.chain.from_iterable(product(*form) for form in line.forms):
-        here = [parts[id(b)] for b in alt]
-        tables = [p.table for p in here]
-        # the blocks of one pick are added at each level; those with picks, way by way
-        fixed = [[i for i, p in enumerate(here) if p.level == level and not p.picks] for level in range(3)]
-        picking = [i for i, p in enumerate(here) if p.picks]
-        # the blocks whose picks must differ: two bare D groups never the same dragon, when said so
-        apart = [[picking.index(i) for i, b in enumerate(alt) if b.atoms[0][0] == kind] for kind in distinct]
-        apart = [group for group in apart if len(group) > 1]
+        groups_at: list[list[tuple[Any, ...]]] = [[], [], []]
+        singles_at: list[list[tuple[int, Block]]] = [[], [], []]
+        picking, where = [], []  # the blocks that pick a wind or dragon, in printed order (as they are chosen)
+        loose = False  # singles in the way: they read the suit binding as a dict
+        for j, b in enumerate(alt):
+            spec = specs.get(id(b))
+            if spec is None:
+                spec = specs[id(b)] = _spec(b, letters, names)
+            if spec[0] == _PICK:
+                picking.append(spec)
+                where.append(j)
+                loose = loose or not spec[1]
+            elif spec[1]:
+                groups_at[spec[0]].append((j, *spec[2:]))
+            else:
+                singles_at[spec[0]].append((j, spec[2]))
+                loose = True
+        at_suit, at_shift, at_number = groups_at
+        loose_suit, loose_shift, loose_number = singles_at
+        cells: list[Cell] = [None] * len(alt)  # type: ignore[list-item]  # filled level by level
+        apart = []  # the picks that must differ: two bare D groups never the same dragon, when said so
+        if distinct and len(picking) > 1:
+            apart = [[where.index(j) for j, b in enumerate(alt) if b.atoms[0][0] == kind] for kind in distinct]
+            apart = [group for group in apart if len(group) > 1]
+        # the sums a way needs (multiset key, packed L and U) are added level by level, each
+        # level adding only the blocks it resolves
         for si in range(len(sigmas)):
-            rows = [t[si] for t in tables]
+            sig = sigs[si]
+            sigma = sigma_dicts[si]
+            if sigma is None and loose:
+                sigma = sigma_dicts[si] = dict(zip(letters, sigmas[si]))
             K0 = L0 = U0 = 0
-            for i in fixed[0]:
-                _, _, k, l, u, _ = rows[i][0][0][0]
-                K0 += k
-                L0 += l
-                U0 += u
+            for j, row, mult, s, const, _ in at_suit:
+                c = cells[j] = row[mult * sig[s] + const]
+                K0 += c[2]
+                L0 += c[3]
+                U0 += c[4]
+            for j, b in loose_suit:
+                c = cells[j] = _singles(b, sigma, 0, {}, None)  # type: ignore[arg-type]
+                K0 += c[2]
+                L0 += c[3]
+                U0 += c[4]
             for ki in shifts:
+                k = shift[ki]
                 K1, L1, U1 = K0, L0, U0
-                for i in fixed[1]:
-                    _, _, k, l, u, _ = rows[i][ki][0][0]
-                    K1 += k
-                    L1 += l
-                    U1 += u
-                run = runs[ki] if runs is not None else None
-                for ni in range(len(nus)):
-                    if run is not None and any(nus[ni][n] not in run for n in line.runs):
-                        continue
+                for j, row, mult, s, const, _ in at_shift:
+                    c = cells[j] = row[mult * sig[s] + const + k]
+                    K1 += c[2]
+                    L1 += c[3]
+                    U1 += c[4]
+                for j, b in loose_shift:
+                    c = cells[j] = _singles(b, sigma, k, {}, None)  # type: ignore[arg-type]
+                    K1 += c[2]
+                    L1 += c[3]
+                    U1 += c[4]
+                for ni in numbers[ki]:
                     K2, L2, U2 = K1, L1, U1
-                    for i in fixed[2]:
-                        _, _, k, l, u, _ = rows[i][ki][ni][0]
-                        K2 += k
-                        L2 += l
-                        U2 += u
-                    for chosen in product(*[rows[i][ki][ni] for i in picking]) if picking else ((),):
-                        if apart and any(len({chosen[i][5] for i in group}) < len(group) for group in apart):
-                            continue
+                    if at_number or loose_number:
+                        nv = values[ni]
+                        for j, row, mult, s, const, x in at_number:
+                            c = cells[j] = row[mult * sig[s] + const + nv[x]]
+                            K2 += c[2]
+                            L2 += c[3]
+                            U2 += c[4]
+                        for j, b in loose_number:
+                            c = cells[j] = _singles(b, sigma, k, nus[ni], None)  # type: ignore[arg-type]
+                            K2 += c[2]
+                            L2 += c[3]
+                            U2 += c[4]
+                    if picking:
+                        chosen_ways: Any = product(*[spec[2] if spec[1] else [_singles(spec[2], sigma, k, nus[ni], p)  # type: ignore[arg-type]
+                                                                              for p in spec[3]] for spec in picking])
+                    else:
+                        chosen_ways = _NO_CHOICE
+                    for chosen in chosen_ways:
                         K, L, U = K2, L2, U2
-                        for _, _, k, l, u, _ in chosen:
-                            K += k
-                            L += l
-                            U += u
+                        if chosen:
+                            if apart and any(len({chosen[i][5] for i in group}) < len(group) for group in apart):
+                                continue
+                            for j, c in zip(where, chosen):
+                                cells[j] = c
+                                K += c[2]
+                                L += c[3]
+                                U += c[4]
                         if K in seen:
                             continue
                         seen.add(K)
                         # buildable: no more naturals of a tile than the set holds, at most 8 jokers for the rest
-                        if (_ROOM - L) & GUARD != GUARD:
-                            continue
-                        d = (U | GUARD) - COPIES_PACKED  # over(U, COPIES_PACKED), inline: once a way
-                        beyond = d & (((d & GUARD) >> 4) * 15)
-                        if beyond and total(beyond) > JOKERS:
-                            continue
+                        if (_ROOM - U) & GUARD != GUARD:  # more places of some tile than it has copies
+                            if (_ROOM - L) & GUARD != GUARD:
+                                continue
+                            d = (U | GUARD) - COPIES_PACKED  # over(U, COPIES_PACKED), inline: once a way
+                            # the jokers it needs, total(over), as the top field of a product that
+                            # adds up the fields (their sum, at most 14, never carries out of one)
+                            if (((d & (((d & GUARD) >> 4) * 15)) * LOW) >> _TOP) & 31 > JOKERS:
+                                continue
                         groups: list[Group] = []
                         blocks = []
-                        if picking:
-                            cells = [row[ki][ni][0] for row in rows]
-                            for i, c in zip(picking, chosen):
-                                cells[i] = c
-                            for c in cells:
-                                groups += c[1]
-                                blocks.append(c[0])
-                        else:  # a plain loop: a comprehension here costs a frame per target
-                            for row in rows:
-                                c = row[ki][ni][0]
-                                groups += c[1]
-                                blocks.append(c[0])
+                        for c in cells:  # a plain loop: a comprehension here costs a frame per target
+                            groups += c[1]
+                            blocks.append(c[0])
                         groups.sort()
                         s_words = sigma_words[si]
                         if s_words is None:
-                            s_words = sigma_words[si] = _describe(dict(zip(bindings.letters, sigmas[si])), {})
+                            key = (tuple(letters), sigmas[si])
+                            s_words = _SIGMA_WORDS.get(key)
+                            if s_words is None:
+                                s_words = _SIGMA_WORDS[key] = _describe(dict(zip(letters, sigmas[si])), {})
+                            sigma_words[si] = s_words
                         n_words = nu_words[ni]
+                        if n_words is None:
+                            n_words = nu_words[ni] = _describe({}, nus[ni])
                         words = f"{s_words}, {n_words}" if s_words and n_words else s_words or n_words
                         yield tuple(groups), tuple(blocks), words, L, U
