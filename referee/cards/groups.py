@@ -58,14 +58,28 @@ def split_forms(text: str) -> list[tuple[str, int]]:
     return out
 
 
-def read_forms(texts: list[tuple[str, Report]], lid: str) -> tuple[list[Form], list[str]]:
+class _Read(NamedTuple):
+    """What one block's text says, wherever the line writes it: a card repeats `FF` and `11a` a
+    dozen times, and each is read once."""
+
+    atoms: tuple[Atom, ...]  # a number without its letter in suit a, a bare D any dragon
+    bang: bool
+    lettered: bool  # some atom has its suit letter
+    missing: Atom | None  # the first number or variable without one
+
+
+def read_forms(texts: list[tuple[str, Report]], lid: str,
+               seen: dict[str, _Read] | None = None) -> tuple[list[Form], list[str]]:
     """The forms of one line, each from (text, report); and the printed look of each form with
-    its decorations when it had any (else the empty list)."""
-    raw: list[list[list[list[Any]]]] = []  # form -> token -> block as [atoms, bang, text, col]
+    its decorations when it had any (else the empty list). `seen` keeps the blocks read so far
+    (for the lines of one card); a block with a problem is read again, so each place reports it."""
+    if seen is None:
+        seen = {}
+    raw: list[list[list[tuple[_Read, str, int]]]] = []  # form -> token -> (block read, its text, col)
     looks: list[list[str]] = []
-    decorated = False
+    decorated = lettered = missing = False
     for text, report in texts:
-        form: list[list[list[Any]]] = []
+        form: list[list[tuple[_Read, str, int]]] = []
         words = []
         pos = 0
         for part in text.split(" "):
@@ -73,51 +87,70 @@ def read_forms(texts: list[tuple[str, Report]], lid: str) -> tuple[list[Form], l
                 decorated = True
                 words.append(part)
             elif part:
-                blocks = []
+                token = []
                 at = pos
-                alts = part.split("|")
-                for alt in alts:
-                    block = _block(report, lid, alt, at)
-                    if block is not None:
-                        blocks.append(block)
+                ok = True
+                for alt in part.split("|"):
+                    read = seen.get(alt)
+                    if read is None and (block := _block(report, lid, alt, at)) is not None:
+                        read = seen[alt] = _settled(block[0], block[1])
+                    if read is None:
+                        ok = False
+                    else:
+                        token.append((read, alt, at))
                     at += len(alt) + 1
-                if len(blocks) == len(alts):
-                    form.append(blocks)
+                if ok:
+                    for read, _, _ in token:
+                        lettered = lettered or read.lettered
+                        missing = missing or read.missing is not None
+                    form.append(token)
                 else:
                     form.append([])  # a broken group: the form is not expanded
                 words.append(part)
             pos += len(part) + 1
         raw.append(form)
         looks.append(words)
-    _suit_letters(raw, texts, lid)
-    forms = [[tuple([Block(tuple(map(tuple, atoms)), bang, text, col) for atoms, bang, text, col in token])
-              for token in form] for form in raw]
+    if lettered and missing:
+        _suit_letters(raw, texts, lid)
+    make = tuple.__new__  # Block(...) without the Python-level __new__ a NamedTuple has
+    forms = [[] if [] in form else  # a broken group: the form is not expanded
+             [tuple([make(Block, (read.atoms, read.bang, text, col)) for read, text, col in token]) for token in form]
+             for form in raw]
     if not decorated:
         return forms, []
     return forms, [" ".join(re.sub(r"[abc!]", "", w).replace("|", " or ") for w in words) for words in looks]
 
 
-def _suit_letters(raw: list[list[list[list[Any]]]], texts: list[tuple[str, Report]], lid: str) -> None:
-    """A line with no suit letter at all is one suit, `a`; a line with some must give every
-    number its letter."""
-    atoms = [a for form in raw for token in form for block in token for a in block[0]]
-    lettered = any(a[2] is not None for a in atoms)
+def _settled(atoms: list[list[Any]], bang: bool) -> _Read:
+    """A block's atoms with the suits a line of one suit leaves out: `a` for a number, any dragon
+    for a D (a line that gives some letters must give them all: `_suit_letters`)."""
+    settled: list[Atom] = []
+    lettered = False
+    missing: Atom | None = None
+    for kind, value, suit in atoms:
+        if suit is not None:
+            lettered = True
+        elif kind == "num" or kind == "var":
+            if missing is None:
+                missing = (kind, value, None)
+            suit = "a"
+        elif kind == "dragon":
+            kind = "anydragon"
+        settled.append((kind, value, suit))
+    return _Read(tuple(settled), bang, lettered, missing)
+
+
+def _suit_letters(raw: list[list[list[tuple[_Read, str, int]]]], texts: list[tuple[str, Report]], lid: str) -> None:
+    """A line with some suit letters must give every number its letter (a line with none is one
+    suit, `a`): each block that leaves one out is reported, and its group taken out."""
     for (_, report), form in zip(texts, raw):
         for token in form:
-            for block in token:
-                missing = [a for a in block[0] if a[0] in ("num", "var") and a[2] is None]
-                if missing and lettered:
-                    report(f"line {lid}: the number '{_letter(missing[0])}' in '{block[2]}' needs a suit letter "
-                           "(a, b or c; only a line of one suit may leave them all out)", block[3])
+            for read, text, col in token:
+                if read.missing is not None:
+                    report(f"line {lid}: the number '{_letter(read.missing)}' in '{text}' needs a suit letter "
+                           "(a, b or c; only a line of one suit may leave them all out)", col)
                     token.clear()
-                for a in missing:
-                    a[2] = "a"
-                for a in block[0]:
-                    if a[0] == "dragon" and a[2] is None:
-                        a[0] = "anydragon"
-    for form in raw:
-        if any(not token for token in form):
-            form.clear()
+                    break
 
 
 def _block(report: Report, lid: str, text: str, col: int) -> list[Any] | None:
@@ -215,7 +248,7 @@ def _shown(text: str) -> str:
     return clean(text[:40]) + ("…" if len(text) > 40 else "")
 
 
-def _letter(atom: list[Any]) -> str:
+def _letter(atom: Atom | list[Any]) -> str:
     kind, value = atom[0], atom[1]
     if kind == "tile":
         return short(value)
@@ -241,9 +274,9 @@ def run_together(block: Block) -> bool:
 def sizes(report: Report, lid: str, form: Form, col: int) -> None:
     """Alternatives of one size, and 14 tiles in the form."""
     for tok in form:
-        if len({len(b.atoms) for b in tok}) > 1:
+        if len(tok) > 1 and len({len(b.atoms) for b in tok}) > 1:
             report(f"line {lid}: the alternatives '{'|'.join(b.text for b in tok)}' differ in size", tok[0].col)
-    total = sum(len(tok[0].atoms) for tok in form)
+    total = sum([len(tok[0].atoms) for tok in form])
     if total != 14:
         hint = ""
         if any(run_together(b) for tok in form for b in tok):

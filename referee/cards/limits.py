@@ -24,10 +24,13 @@ MAX_GROUPS_CHARS = 400  # characters in one line's groups
 MAX_LINE_ERRORS = 8  # errors reported for one line; the rest are counted
 
 
+_ANY_WIND, _ANY_DRAGON = ("anywind", None, None), ("anydragon", None, None)  # never with a suit: see groups
+
+
 def picks(block: Block) -> int:
     """The choices one block leaves open: 4 winds, 3 dragons, or none (1)."""
-    kinds = {a[0] for a in block.atoms}
-    return 4 if "anywind" in kinds else 3 if "anydragon" in kinds else 1
+    atoms = block.atoms
+    return 4 if _ANY_WIND in atoms else 3 if _ANY_DRAGON in atoms else 1
 
 
 @lru_cache(maxsize=64)
@@ -45,7 +48,12 @@ def _stirling(n: int, k: int) -> int:
 
 def ways(line: Line) -> int:
     """The ways expanding `line` will visit (an upper bound on its hands)."""
-    forms = sum(prod(sum(picks(b) for b in tok) for tok in form) for form in line.forms)
+    forms = 0
+    for form in line.forms:  # loops, not nested generators: this runs for every line read
+        made = 1
+        for tok in form:
+            made *= picks(tok[0]) if len(tok) == 1 else sum(map(picks, tok))
+        forms += made
     numbers = prod(len(d) for d in line.vars.values() if isinstance(d[0], int))
     return forms * suit_maps(len(line.letters), line.suit_counts) * len(line.shift) * max(numbers, 1)
 

@@ -27,6 +27,7 @@ PICKS = ("any", "different")  # how the bare D (Z) groups of a line may pick the
 _DEPENDENT = re.compile(r"^([A-Z])\s*([+-])\s*([1-8])$")
 _CONSTRAINT = re.compile(r"^(?:same-parity\s+([A-Z])\s+([A-Z])|([A-Z])\s*(<|!=|==)\s*([A-Z]))$")
 _SAYS = re.compile(r"any|like|only", re.I)  # a note without these words sets nothing
+_SAID = ("suits", "shift", "dragons", "winds")  # the settings a line may leave to their default
 _LINE_KEYS = {"id", "groups", "value", "concealed", "note", "display", "shift", "vars", "constraints", "suits", "distinct_vars",
               "dragons", "winds"}
 _SECTION_KEYS = {"name", "jokerless_bonus", "lines"}
@@ -125,6 +126,7 @@ def read_card(doc: Any) -> Card:
         r.error(("sections",), "'sections' is a list of sections, each with a name and lines")
         sections = []
     seen: dict[str, tuple[Any, ...]] = {}
+    blocks: dict[str, Any] = {}  # each block text read once a card (groups.read_forms)
     budget = MAX_CARD_WAYS
     count = 0
     for i, sec in enumerate(sections):
@@ -151,7 +153,7 @@ def read_card(doc: Any) -> Card:
             break
         count += len(lines)
         for j, raw in enumerate(lines):
-            line = _line(r, (*loc, "lines", j), raw, name, bonus, values)
+            line = _line(r, (*loc, "lines", j), raw, name, bonus, values, blocks)
             if line is None:
                 continue
             if line.id in seen:
@@ -168,7 +170,9 @@ def read_card(doc: Any) -> Card:
                             "after it are not expanded")
                     line.broken = True
             card.lines.append(line)
-    _text_fields(r, data)
+    text = doc.text
+    if not text or "\\" in text or controls(text) != text:  # else no value holds one: only an escape could make it
+        _text_fields(r, data)
     card.problems, card.warnings = r.problems, r.warnings
     return card
 
@@ -208,7 +212,8 @@ def _values(r: _Reader, raw: Any) -> tuple[int, int]:
     return (raw["min"], raw["max"])
 
 
-def _line(r: _Reader, loc: tuple[Any, ...], raw: Any, section: str, bonus: bool, values: tuple[int, int]) -> Line | None:
+def _line(r: _Reader, loc: tuple[Any, ...], raw: Any, section: str, bonus: bool, values: tuple[int, int],
+          blocks: dict[str, Any]) -> Line | None:
     if not isinstance(raw, dict):
         r.error(loc, "a line is a mapping: {id: ..., groups: \"...\", value: N}")
         return None
@@ -235,15 +240,26 @@ def _line(r: _Reader, loc: tuple[Any, ...], raw: Any, section: str, bonus: bool,
         return None
     before = len(r.problems)
     reports = [(text, _report(r, where, lid, offset)) for text, where, offset in texts]
-    forms, looks = read_forms(reports, lid)
-    shown = " || ".join(text for text, _, _ in texts)
+    forms, looks = read_forms(reports, lid, blocks)
+    shown = texts[0][0] if len(texts) == 1 else " || ".join([text for text, _, _ in texts])
     display = raw.get("display")
     line = Line(lid, section, value, concealed, bonus, shown, forms, str(raw.get("note") or ""),
                 str(display) if display else " -or- ".join(looks), loc=loc)
-    tokens = line.tokens
-    digits = [a[1] for tok in tokens for b in tok for a in b.atoms if a[0] == "num"]
+    digits: list[int] = []
+    used: set[str] = set()
+    letters: set[str] = set()
+    for tok in line.tokens:  # one walk for the numbers, variables and suit letters the line prints
+        for b in tok:
+            for kind, value, suit in b.atoms:
+                if suit is not None:
+                    letters.add(suit)
+                if kind == "num":
+                    digits.append(value)
+                elif kind == "var":
+                    used.add(value)
+    line.letters = sorted(letters)  # what Line.letters would find, without walking the atoms again
     raw = _with_note(r, loc, lid, raw, digits, len(line.letters))
-    line.said = tuple(k for k in ("suits", "shift", "dragons", "winds") if k in raw)
+    line.said = tuple(filter(raw.__contains__, _SAID))
     line.suits = _suits(r, loc, lid, raw.get("suits", "distinct"), len(line.letters))
     line.dragons = _picks(r, loc, lid, raw, "dragons")
     line.winds = _picks(r, loc, lid, raw, "winds")
@@ -251,9 +267,9 @@ def _line(r: _Reader, loc: tuple[Any, ...], raw: Any, section: str, bonus: bool,
     line.distinct_vars = dv if isinstance(dv, bool) else True
     if not isinstance(dv, bool):
         r.error((*loc, "distinct_vars"), f"line {lid}: distinct_vars is true or false")
-    used = {a[1] for tok in tokens for b in tok for a in b.atoms if a[0] == "var"}
     line.vars = _vars(r, loc, lid, raw.get("vars") or {}, used)
-    line.runs = tuple(sorted(n for n, d in (raw.get("vars") or {}).items() if d == "run" and n in line.vars))
+    if line.vars:
+        line.runs = tuple(sorted(n for n, d in raw["vars"].items() if d == "run" and n in line.vars))
     if line.runs and not digits:
         r.error((*loc, "vars"), f"line {lid}: '{line.runs[0]}: run' is any number of the line's run, but the line prints "
                 "no numbers")
@@ -281,12 +297,12 @@ def _groups(r: _Reader, loc: tuple[Any, ...], lid: str, raw: dict[str, Any]) -> 
     groups = raw.get("groups")
     where = (*loc, "groups")
     items = groups if isinstance(groups, list) and groups else [groups]
-    if not all(isinstance(g, str) and g.strip() for g in items):
+    if not (isinstance(groups, str) and groups.strip() or all(isinstance(g, str) and g.strip() for g in items)):
         r.error(where if "groups" in raw else loc, f"line {lid}: 'groups' is the line as printed, e.g. \"FF 2033a 3333b "
                 "3333c\", or a list of such forms for a line printed with -or-")
         return None
-    if sum(len(g) for g in items) > MAX_GROUPS_CHARS:
-        r.error(where, f"line {lid}: 'groups' is {sum(len(g) for g in items):,} characters; a line's groups are at most "
+    if sum(map(len, items)) > MAX_GROUPS_CHARS:
+        r.error(where, f"line {lid}: 'groups' is {sum(map(len, items)):,} characters; a line's groups are at most "
                 f"{MAX_GROUPS_CHARS}")
         return None
     if isinstance(groups, list):
@@ -304,11 +320,11 @@ def _with_note(r: _Reader, loc: tuple[Any, ...], lid: str, raw: dict[str, Any], 
                letters: int) -> dict[str, Any]:
     """The line's settings with those its printed note says ("Any 3 Consec. Nos." is shift: any);
     a setting written out must agree with the note."""
-    from .printed import note_settings  # its patterns are compiled only for a card read afresh, never from the cache
-
     note = raw.get("note")
     if not isinstance(note, str) or not _SAYS.search(note):
         return raw
+    from .printed import note_settings  # its patterns are compiled only for a card read afresh, never from the cache
+
     found, problems = note_settings(note, digits)
     for problem in problems:
         r.error((*loc, "note"), f"line {lid}: {problem}")

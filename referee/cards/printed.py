@@ -14,15 +14,17 @@ from typing import Any
 from .line import Line
 
 _NOS = r"(?:nos?\.?|numbers?)"
-_PHRASES: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(rf"\bany\s+(\d)\s+consec(?:utive|\.)?\s*{_NOS}", re.I), "consecutive"),
-    (re.compile(rf"\bany\s+like\s+{_NOS}", re.I), "like-any"),
+# (pattern, what it sets, a word any match holds: an ASCII note without it is not searched)
+_PHRASES: list[tuple[re.Pattern[str], str, str]] = [
+    (re.compile(rf"\bany\s+(\d)\s+consec(?:utive|\.)?\s*{_NOS}", re.I), "consecutive", "consec"),
+    (re.compile(rf"\bany\s+like\s+{_NOS}", re.I), "like-any", "like"),
     (re.compile(r"\blike\s+(?:pungs?|kongs?|pairs?|quints?|sextets?|nos?\.?|numbers?)?\s*"
-                r"([1-9](?:\s*(?:,|,?\s+or)\s*[1-9])+)\b", re.I), "like"),
-    (re.compile(r"\bany\s+([123])(?:\s*(?:or|,)\s*([123]))?(?:\s*(?:or|,)\s*([123]))?\s+suits?\b", re.I), "suits"),
-    (re.compile(rf"\bthese\s+{_NOS}\s+only\b", re.I), "only"),
-    (re.compile(r"\bany\s+([234])\s+dragons\b", re.I), "dragons"),
-    (re.compile(r"\bany\s+([234])\s+winds\b", re.I), "winds"),
+                r"([1-9](?:\s*(?:,|,?\s+or)\s*[1-9])+)\b", re.I), "like", "like"),
+    (re.compile(r"\bany\s+([123])(?:\s*(?:or|,)\s*([123]))?(?:\s*(?:or|,)\s*([123]))?\s+suits?\b", re.I), "suits",
+     "suit"),
+    (re.compile(rf"\bthese\s+{_NOS}\s+only\b", re.I), "only", "only"),
+    (re.compile(r"\bany\s+([234])\s+dragons\b", re.I), "dragons", "dragons"),
+    (re.compile(r"\bany\s+([234])\s+winds\b", re.I), "winds", "winds"),
 ]
 
 
@@ -31,7 +33,11 @@ def note_settings(note: str, digits: list[int]) -> tuple[dict[str, Any], list[st
     are `digits` (shift: any, [0, 3, 6]; suits: '1 or 3'; dragons: different)."""
     found: dict[str, Any] = {}
     problems: list[str] = []
-    for pattern, kind in _PHRASES:
+    # Outside ASCII, re.I matches more than lower() finds (the long s is an s, the Kelvin sign a k)
+    lower = note.lower() if note.isascii() else None
+    for pattern, kind, word in _PHRASES:
+        if lower is not None and word not in lower:
+            continue
         m = pattern.search(note)
         if not m:
             continue

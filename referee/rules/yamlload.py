@@ -6,6 +6,7 @@ line numbers, so a validation error could not name `path:line:col`.
 """
 from __future__ import annotations
 
+import operator
 import re
 from pathlib import Path
 from typing import Any
@@ -44,10 +45,18 @@ for _first in list(_Resolver.yaml_implicit_resolvers):
 
 
 class _Loader(_Base, _Resolver):  # type: ignore[misc,valid-type]
+    # The composer calls these two around every node, for path resolvers, of which this loader
+    # has none: a C builtin taking the same arguments ignores them at a fraction of a Python
+    # method's cost (the two methods were a third of parsing a card).
+    descend_resolver = staticmethod(operator.is_)  # (parent, index)
+    ascend_resolver = staticmethod(tuple)  # ()
+
     def resolve(self, kind: type, value: Any, implicit: tuple[bool, bool]) -> str:
         # PyYAML tries every implicit resolver's regex on every plain scalar; the same few
         # hundred words recur in every file, so remember the answer (no path resolvers here).
-        if kind is yaml.ScalarNode and implicit[0]:
+        if kind is yaml.ScalarNode:
+            if not implicit[0]:
+                return _STR  # quoted (or tagged '!'): a string, as the base resolver says
             tag = _TAGS.get(value)
             if tag is None:
                 tag = super().resolve(kind, value, implicit)
@@ -94,13 +103,16 @@ class _Builder:
     def fail(self, node: yaml.Node, message: str) -> LoadError:
         return LoadError([Problem(_mark(self.path, node), message)])
 
+    def too_many(self, node: yaml.Node) -> LoadError:
+        return self.fail(node, f"more than {MAX_VALUES:,} values once aliases are expanded")
+
     def build(self, node: yaml.Node, loc: Loc, depth: int) -> Any:
         places = self.places
         if places is not None:
             places[loc] = _mark(self.path, node)
         self.count += 1
         if self.count > MAX_VALUES:
-            raise self.fail(node, f"more than {MAX_VALUES:,} values once aliases are expanded")
+            raise self.too_many(node)
         if isinstance(node, yaml.ScalarNode):
             if node.tag == _STR:
                 return node.value
@@ -138,7 +150,8 @@ class _Builder:
         if node.tag != "tag:yaml.org,2002:map":
             raise self.fail(node, f"tag {node.tag!r} is not allowed here")
         out: dict[Any, Any] = {}
-        lines: dict[Any, int] = {}
+        keys: dict[Any, yaml.Node] = {}
+        places = self.places
         for key_node, value_node in node.value:
             if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == "tag:yaml.org,2002:merge":
                 raise self.fail(key_node, "keys must be plain words")
@@ -149,12 +162,19 @@ class _Builder:
                 if isinstance(key, (int, float, bool)) or key is None:
                     key = key_node.value  # `1: x` in a choice map means the text "1"
             if key in out:
-                raise self.fail(key_node, f"duplicate key {key!r} (first at line {lines[key]})")
-            lines[key] = key_node.start_mark.line + 1
+                raise self.fail(key_node, f"duplicate key {key!r} (first at line {keys[key].start_mark.line + 1})")
+            keys[key] = key_node
+            if places is None and value_node.__class__ is yaml.ScalarNode and value_node.tag == _STR:
+                # build() for the commonest value, without the call (most of a card is these)
+                self.count += 1
+                if self.count > MAX_VALUES:
+                    raise self.too_many(value_node)
+                out[key] = value_node.value
+                continue
             out[key] = self.build(value_node, loc + (key,), depth + 1)
-            if self.places is not None:
+            if places is not None:
                 # Point errors about a value at its key, where the author reads the line.
-                self.places[loc + (key,)] = _mark(self.path, key_node)
+                places[loc + (key,)] = _mark(self.path, key_node)
         return out
 
 
