@@ -8,7 +8,7 @@ The ways are visited alternative by alternative, then suit binding, shift and nu
 in that order, which is the order targets are numbered in. A cold load of the card is mostly
 this loop, so a way does little else than add up its blocks: each block is resolved at the
 level of the loop that fixes what it reads (a block of suit letters once a suit binding, a
-number group once a shift, `_spec`), a group's tile is arithmetic on the binding and its cell
+number group once a shift, `_entry`), a group's tile is arithmetic on the binding and its cell
 an index into the row of cells of its size (`_row`, made once a process), and the sums a way
 needs (its multiset key and packed bounds) are added level by level. Nothing is made ahead for
 cells no way reads; the groups and words of a way are made only for a target that is kept.
@@ -16,7 +16,7 @@ cells no way reads; the groups and words of a way are made only for a target tha
 from __future__ import annotations
 
 import itertools
-from typing import Any, Iterator
+from typing import Any
 
 from .groups import Block
 from .line import Line
@@ -165,24 +165,28 @@ def _singles(block: Block, sigma: dict[str, int], k: int, nu: dict[str, int], pi
 # What a block reads, innermost last: the loop level that resolves it.
 _SUIT, _SHIFT, _NUMBER, _PICK = 0, 1, 2, 3
 _LEVEL = {"num": _SHIFT, "var": _NUMBER, "anywind": _PICK, "anydragon": _PICK}
+_SINGLES = 3  # the list of singles resolved at level n is n + _SINGLES; picks are all in the last
 
 
-def _spec(block: Block, letters: list[str], names: list[str]) -> tuple[Any, ...]:
-    """How a block is resolved, worked out once a line: (level, is a group, ...). A group (one
-    atom repeated) is its row of cells and its tile as arithmetic on the binding, `mult * suit +
-    const`, plus the shift at level 1 or number variable `x` at level 2; its picks are fixed
-    cells. Singles are resolved atom by atom, with their picks if they have any."""
+def _entry(block: Block, j: int, letters: list[str], names: list[str]) -> tuple[int, tuple[Any, ...]]:
+    """How the block at place `j` of a way is resolved, worked out once a line: (the list it goes
+    in, its entry there). A group (one atom repeated) is its row of cells and its tile as
+    arithmetic on the binding, `mult * suit + const`, plus the shift at level 1 or number
+    variable `x` at level 2. Singles are resolved atom by atom. A pick is its choices: fixed cells
+    for a group, else None and singles to resolve with each of `choices`."""
     atoms = block.atoms
+    kind, value, suit = atoms[0]
     if not block.uniform:
         level = max([_LEVEL.get(a[0], _SUIT) for a in atoms])
-        return level, False, block, _choices(block) if level == _PICK else None
-    kind, value, suit = atoms[0]
+        if level == _PICK:
+            return 2 * _SINGLES, (j, None, block, _choices(block), kind)
+        return level + _SINGLES, (j, block)
     size = len(atoms)
     jok = size >= 3 and not block.bang
     row = _row(size, jok)
     level = _LEVEL.get(kind, _SUIT)
     if level == _PICK:
-        return level, True, [row[p][:5] + (p,) for p in _UNIFORM_CHOICES[kind]]
+        return 2 * _SINGLES, (j, [row[p][:5] + (p,) for p in _UNIFORM_CHOICES[kind]], block, None, kind)
     if kind == "num":
         mult, const = 9, value - 1  # suited(suit, value)
     elif kind == "var":
@@ -192,7 +196,7 @@ def _spec(block: Block, letters: list[str], names: list[str]) -> tuple[Any, ...]
     else:
         mult, const = 0, WHITE if kind == "soap" else value
     s = letters.index(suit) if suit is not None else -1  # -1: the 0 each suit binding ends with
-    return level, True, row, mult, s, const, names.index(value) if kind == "var" else 0
+    return level, (j, row, mult, s, const, names.index(value) if kind == "var" else 0)
 
 
 _ROOM = COPIES_PACKED | GUARD  # fits_under(x, COPIES_PACKED) is (_ROOM - x) & GUARD == GUARD
@@ -202,18 +206,18 @@ _NO_CHOICE = ((),)  # the picks of a way that picks nothing
 _SIGMA_WORDS: dict[tuple[tuple[str, ...], tuple[int, ...]], str] = {}  # the same few in every line
 
 
-def raw_targets(line: Line) -> Iterator[RawTarget]:
+def raw_targets(line: Line) -> list[RawTarget]:
     """Every buildable concrete target of `line`, each multiset of groups once, with its packed
     bounds worked out along the way."""
     nus = _var_bindings(line)
     shift = line.shift
+    found: list[RawTarget] = []
     if not nus or not shift:  # the constraints leave no numbers, or no shift fits
-        return
+        return found
     letters = line.letters
     sigmas, sigs = _suit_bindings(line)
     names = list(nus[0])
     values = [tuple(nu.values()) for nu in nus] if names else _NO_VALUES
-    specs: dict[int, tuple[Any, ...]] = {}
     sigma_words: list[str | None] = [None] * len(sigmas)  # said only for a binding that makes a target
     nu_words: list[str | None] = [None] * len(nus)
     sigma_dicts: list[dict[str, int] | None] = [None] * len(sigmas)  # for singles, atom by atom
@@ -230,30 +234,19 @@ def raw_targets(line: Line) -> Iterator[RawTarget]:
         numbers: list[Any] = [[ni for ni, nu in enumerate(nus) if all(nu[n] in runs[ki] for n in line.runs)] for ki in shifts]
     else:
         numbers = [range(len(nus))] * len(shift)
-    for alt in itertools.chain.from_iterable(product(*form) for form in line.forms):
-        groups_at: list[list[tuple[Any, ...]]] = [[], [], []]
-        singles_at: list[list[tuple[int, Block]]] = [[], [], []]
-        picking, where = [], []  # the blocks that pick a wind or dragon, in printed order (as they are chosen)
-        loose = False  # singles in the way: they read the suit binding as a dict
-        for j, b in enumerate(alt):
-            spec = specs.get(id(b))
-            if spec is None:
-                spec = specs[id(b)] = _spec(b, letters, names)
-            if spec[0] == _PICK:
-                picking.append(spec)
-                where.append(j)
-                loose = loose or not spec[1]
-            elif spec[1]:
-                groups_at[spec[0]].append((j, *spec[2:]))
-            else:
-                singles_at[spec[0]].append((j, spec[2]))
-                loose = True
-        at_suit, at_shift, at_number = groups_at
-        loose_suit, loose_shift, loose_number = singles_at
+    entries = [product(*[[_entry(b, j, letters, names) for b in tok] for j, tok in enumerate(form)]) for form in line.forms]
+    for alt in itertools.chain.from_iterable(entries):
+        lists: list[list[Any]] = [[], [], [], [], [], [], []]
+        for at, entry in alt:
+            lists[at].append(entry)
+        at_suit, at_shift, at_number, loose_suit, loose_shift, loose_number, picking = lists
+        where = [entry[0] for entry in picking]  # in printed order, as the picks are chosen
+        # singles in the way read the suit binding as a dict
+        loose = loose_suit or loose_shift or loose_number or any([entry[1] is None for entry in picking])
         cells: list[Cell] = [None] * len(alt)  # type: ignore[list-item]  # filled level by level
         apart = []  # the picks that must differ: two bare D groups never the same dragon, when said so
         if distinct and len(picking) > 1:
-            apart = [[where.index(j) for j, b in enumerate(alt) if b.atoms[0][0] == kind] for kind in distinct]
+            apart = [[i for i, entry in enumerate(picking) if entry[4] == kind] for kind in distinct]
             apart = [group for group in apart if len(group) > 1]
         # the sums a way needs (multiset key, packed L and U) are added level by level, each
         # level adding only the blocks it resolves
@@ -301,8 +294,8 @@ def raw_targets(line: Line) -> Iterator[RawTarget]:
                             L2 += c[3]
                             U2 += c[4]
                     if picking:
-                        chosen_ways: Any = product(*[spec[2] if spec[1] else [_singles(spec[2], sigma, k, nus[ni], p)  # type: ignore[arg-type]
-                                                                              for p in spec[3]] for spec in picking])
+                        chosen_ways: Any = product(*[entry[1] or [_singles(entry[2], sigma, k, nus[ni], p) for p in entry[3]]  # type: ignore[arg-type]
+                                                     for entry in picking])
                     else:
                         chosen_ways = _NO_CHOICE
                     for chosen in chosen_ways:
@@ -344,4 +337,5 @@ def raw_targets(line: Line) -> Iterator[RawTarget]:
                         if n_words is None:
                             n_words = nu_words[ni] = _describe({}, nus[ni])
                         words = f"{s_words}, {n_words}" if s_words and n_words else s_words or n_words
-                        yield tuple(groups), tuple(blocks), words, L, U
+                        found.append((tuple(groups), tuple(blocks), words, L, U))
+    return found

@@ -95,13 +95,11 @@ class CardIndex:
     The targets are kept as plain columns (line, groups, blocks, binding, L, U), the form the
     cache stores; a Target object is made only when a search reaches it."""
 
-    def __init__(self, card: Card, columns: tuple[Any, ...], state: tuple[Any, ...] | None = None) -> None:
+    def __init__(self, card: Card, columns: tuple[Any, ...], state: tuple[Any, ...]) -> None:
         self.card = card
         self.line_of, self.groups, self.blocks, self.bindings, self.L, self.U = columns
         self._made: list[Target | None] = [None] * len(self.L)
         self.all = (1 << len(self.L)) - 1
-        if state is None:
-            state = self._state()
         has, self.exposable, self.by_group, self.by_line = state
         self.has: list[int] = list(has) + [self.all]  # the joker: every target may hold one
 
@@ -110,47 +108,39 @@ class CardIndex:
         """From lint's targets per line (groups, blocks, binding, L, U)."""
         columns: tuple[list[Any], ...] = ([], [], [], [], [], [])
         line_of, groups, blocks, bindings, Ls, Us = columns
+        # The bitsets are made a line at a time: a line's targets are numbered together and
+        # share a few groups, so each group's targets are a small int, shifted into place once
+        # a line, instead of bits set once a target and group in bitsets of every target.
+        has, by_group, by_line, exposable = [0] * KINDS, {}, {}, 0
+        start = 0
         for number, found in enumerate(raw):
-            if found:  # a column at a time, each extended in one call
-                g, b, words, L, U = zip(*found)
-                line_of += [number] * len(found)
-                groups += g
-                blocks += b
-                bindings += words
-                Ls += L
-                Us += U
-        return cls(card, columns)
-
-    def _state(self) -> tuple[Any, ...]:
-        # Bitmaps are set in bytearrays and turned into ints once: OR-ing into a 1,400-bit int
-        # per target and group would make a new int each time.
-        size = (len(self.L) + 7) // 8
-        has = [bytearray(size) for _ in range(KINDS)]
-        grouped: dict[tuple[int, int], bytearray] = {}
-        spans: dict[int, list[int]] = {}
-        for i, groups in enumerate(self.groups):
-            at, bit = i >> 3, 1 << (i & 7)
-            for t, n, _ in groups:
-                has[t][at] |= bit
+            if not found:
+                continue
+            g, b, words, L, U = zip(*found)  # a column at a time, each extended in one call
+            line_of += [number] * len(found)
+            groups += g
+            blocks += b
+            bindings += words
+            Ls += L
+            Us += U
+            made: dict[Group, int] = {}  # each group of the line -> its targets
+            bit = 1
+            for target in g:
+                for group in target:
+                    made[group] = made.get(group, 0) | bit
+                bit <<= 1
+            for (t, n, _), bits in made.items():
+                bits <<= start
+                has[t] |= bits
                 if n >= 3:
-                    row = grouped.get((t, n))
-                    if row is None:
-                        row = grouped[(t, n)] = bytearray(size)
-                    row[at] |= bit
-            span = spans.get(self.line_of[i])
-            if span is None:
-                spans[self.line_of[i]] = [i, i + 1]
-            else:
-                span[1] = i + 1
-        lines = self.card.lines
-        by_line, exposable = {}, 0
-        for number, (start, end) in spans.items():
-            bits = ((1 << (end - start)) - 1) << start  # a line's targets are numbered together
-            by_line[lines[number].id] = bits
-            if not lines[number].concealed:
+                    by_group[(t, n)] = by_group.get((t, n), 0) | bits
+            line = card.lines[number]
+            bits = (bit - 1) << start
+            by_line[line.id] = bits
+            if not line.concealed:
                 exposable |= bits
-        return ([int.from_bytes(row, "little") for row in has], exposable,
-                {key: int.from_bytes(row, "little") for key, row in grouped.items()}, by_line)
+            start += len(found)
+        return cls(card, columns, (has, exposable, by_group, by_line))
 
     def state(self) -> tuple[Any, ...]:
         """Everything but the card, as plain data (tuples, ints, strings) for the cache."""

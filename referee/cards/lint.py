@@ -19,21 +19,35 @@ def lint(card: Card, doc: object) -> tuple[list[Problem], list[Problem], list[li
     problems, warnings = list(card.problems), list(card.warnings)
     place = doc.place  # type: ignore[attr-defined]
     raw: list[list[RawTarget]] = []
-    owner: dict[tuple[object, ...], str] = {}
+    # Two lines share a hand only if they share its tiles: the targets' packed U (ints, cheap to
+    # hash) are compared first, and the groups (tuples of tuples) only from the first line whose
+    # tiles another line also makes, which on a printed card is none.
+    tiles: dict[int, str] = {}
+    owner: dict[tuple[object, ...], str] | None = None  # groups -> the first line making them, once needed
     for line in card.lines:
-        found = [] if line.broken else list(raw_targets(line))
-        raw.append(found)
+        found = [] if line.broken else raw_targets(line)
         if not found and not line.broken:
             problems.append(Problem(place((*line.loc, "groups")), f"line {line.id}: no 14 tiles can make this line "
                                     "(it needs more of a tile than the set holds, or more than 8 jokers)"))
-        keys = [target[0] for target in found]
-        if owner.keys().isdisjoint(keys):  # the usual answer, found without a loop in Python
-            clash = None
-            owner.update(dict.fromkeys(keys, line.id))
-        else:
-            clash = next((owner[g] for g in keys if g in owner and owner[g] != line.id), None)
-            for groups in keys:
-                owner.setdefault(groups, line.id)
+        clash = None
+        if owner is None:
+            us = [target[4] for target in found]
+            if tiles.keys().isdisjoint(us):  # the usual answer, found without a loop in Python
+                tiles.update(dict.fromkeys(us))
+            else:
+                owner = {}
+                for before, targets in zip(card.lines, raw):
+                    for target in targets:
+                        owner.setdefault(target[0], before.id)
+        if owner is not None:
+            keys = [target[0] for target in found]
+            if owner.keys().isdisjoint(keys):
+                owner.update(dict.fromkeys(keys, line.id))
+            else:
+                clash = next((owner[g] for g in keys if g in owner and owner[g] != line.id), None)
+                for groups in keys:
+                    owner.setdefault(groups, line.id)
+        raw.append(found)
         if clash:
             warnings.append(Problem(place((*line.loc, "groups")), f"warning: line {line.id} and line {clash} "
                                     "can be the very same hand; a judge cannot tell which was meant"))
