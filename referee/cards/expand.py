@@ -102,22 +102,6 @@ def _choices(block: Block) -> list[int | None]:
 _UNIFORM_CHOICES: dict[str, list[int | None]] = {"anywind": list(WINDS), "anydragon": list(DRAGONS)}
 
 
-def _tile(atom: tuple[str, Any, Any], sigma: dict[str, int], k: int, nu: dict[str, int], pick: int | None) -> int:
-    kind, value, suit = atom
-    if kind == "num":
-        return suited(sigma[suit], value + k)
-    if kind == "var":
-        return suited(sigma[suit], nu[value])
-    if kind == "dragon":
-        return SUIT_DRAGON[sigma[suit]]
-    if kind in ("anywind", "anydragon"):
-        assert pick is not None
-        return pick
-    if kind == "soap":
-        return WHITE
-    return int(value)
-
-
 def _describe(sigma: dict[str, int], nu: dict[str, int]) -> str:
     parts = [f"{n} = {SUITS[s]}s" for n, s in sorted(sigma.items())]
     parts += [f"{n} = {v}" for n, v in sorted(nu.items())]
@@ -149,17 +133,39 @@ def _row(size: int, jok: bool) -> list[Cell]:
     return row
 
 
-def _singles(block: Block, sigma: dict[str, int], k: int, nu: dict[str, int], pick: int | None) -> Cell:
-    """A block of singles shown together (2033a, NEWS), atom by atom."""
-    tiles = tuple([_tile(a, sigma, k, nu, pick) for a in block.atoms])
-    row = _row(1, False)
-    groups, K, U = [], 0, 0
-    for t in tiles:
-        _, g, k_, _, u_, _ = row[t]
-        groups += g
-        K += k_
-        U += u_
-    return (tiles, False), groups, K, U, U, pick
+def _singles(atoms: tuple[tuple[int, ...], ...], sig: tuple[int, ...], k: int, nv: tuple[int, ...], pick: int,
+             made: dict[tuple[tuple[int, ...], int], Cell]) -> Cell:
+    """A block of singles shown together (2033a, NEWS) under one binding: each atom's tile is
+    the arithmetic of a group's (`_atom`), and the cell is made once a line for its tiles."""
+    tiles = tuple([mult * sig[s] + const + moves * k + nv[x] + picked * pick for mult, s, const, moves, x, picked in atoms])
+    cell = made.get((tiles, pick))
+    if cell is None:
+        row = _row(1, False)
+        groups, K, U = [], 0, 0
+        for t in tiles:
+            _, g, k_, _, u_, _ = row[t]
+            groups += g
+            K += k_
+            U += u_
+        cell = made[(tiles, pick)] = (tiles, False), groups, K, U, U, pick or None
+    return cell
+
+
+def _atom(atom: tuple[str, Any, Any], letters: list[str], names: list[str]) -> tuple[int, ...]:
+    """An atom's tile as arithmetic on a binding: (mult, s, const, moves, x, picked) for
+    mult * suit[s] + const + moves * shift + number[x] + picked * pick, where suit[-1] and
+    number[-1] are 0 (a binding's lists end with one)."""
+    kind, value, suit = atom
+    s = letters.index(suit) if suit is not None else -1
+    if kind == "num":
+        return 9, s, value - 1, 1, -1, 0  # suited(suit, value + shift)
+    if kind == "var":
+        return 9, s, -1, 0, names.index(value), 0
+    if kind == "dragon":
+        return 1, s, SUIT_DRAGON[0], 0, -1, 0  # SUIT_DRAGON[suit]
+    if kind in ("anywind", "anydragon"):
+        return 0, -1, 0, 0, -1, 1
+    return 0, -1, WHITE if kind == "soap" else value, 0, -1, 0
 
 
 # What a block reads, innermost last: the loop level that resolves it.
@@ -178,30 +184,53 @@ def _entry(block: Block, j: int, letters: list[str], names: list[str]) -> tuple[
     kind, value, suit = atoms[0]
     if not block.uniform:
         level = max([_LEVEL.get(a[0], _SUIT) for a in atoms])
+        spec = tuple([_atom(a, letters, names) for a in atoms])
         if level == _PICK:
-            return 2 * _SINGLES, (j, None, block, _choices(block), kind)
-        return level + _SINGLES, (j, block)
+            return 2 * _SINGLES, (j, None, spec, _choices(block), kind)
+        return level + _SINGLES, (j, spec)
     size = len(atoms)
     jok = size >= 3 and not block.bang
     row = _row(size, jok)
     level = _LEVEL.get(kind, _SUIT)
     if level == _PICK:
         return 2 * _SINGLES, (j, [row[p][:5] + (p,) for p in _UNIFORM_CHOICES[kind]], block, None, kind)
-    if kind == "num":
-        mult, const = 9, value - 1  # suited(suit, value)
-    elif kind == "var":
-        mult, const = 9, -1  # and the number
-    elif kind == "dragon":
-        mult, const = 1, SUIT_DRAGON[0]  # SUIT_DRAGON[suit]
-    else:
-        mult, const = 0, WHITE if kind == "soap" else value
-    s = letters.index(suit) if suit is not None else -1  # -1: the 0 each suit binding ends with
-    return level, (j, row, mult, s, const, names.index(value) if kind == "var" else 0)
+    mult, s, const, _, x, _ = _atom(atoms[0], letters, names)
+    return level, (j, row, mult, s, const, x)
+
+
+# The ways to rename suit letters (a permutation of their places) with the table that renames them in
+# a block's text, by the line's letters: the same few in every card.
+_RENAMINGS: dict[tuple[str, ...], list[tuple[tuple[int, ...], dict[int, int]]]] = {}
+
+
+def _unlike(sigmas: list[tuple[int, ...]], blocks: list[Block], letters: list[str]) -> list[int]:
+    """The suit bindings a way of `blocks` can make anything new under: a binding is passed
+    over when renaming the suit letters gives it from an earlier one and leaves the blocks the
+    same (111a 111b 111c is the same three pungs whichever letter gets which suit), for then each
+    of its ways makes the very groups an earlier way made, and met targets are not kept twice.
+    Blocks are compared by their text (a block is its text read), renamed in C."""
+    key = tuple(letters)
+    renamings = _RENAMINGS.get(key)
+    if renamings is None:
+        renamings = _RENAMINGS[key] = [(p, str.maketrans({letters[i]: letters[p[i]] for i in range(len(p))}))
+                                       for p in itertools.permutations(range(len(letters))) if p != tuple(range(len(p)))]
+    texts = [b.text for b in blocks]
+    same = sorted(texts)
+    alike = [p for p, table in renamings if sorted([text.translate(table) for text in texts]) == same]
+    if not alike:
+        return list(range(len(sigmas)))
+    out, met = [], set()
+    for si, sigma in enumerate(sigmas):
+        # sigma renamed by p binds letter i to sigma[p[i]]: the blocks read it as sigma, renamed
+        if not any(tuple([sigma[i] for i in p]) in met for p in alike):
+            out.append(si)
+        met.add(sigma)
+    return out
 
 
 _ROOM = COPIES_PACKED | GUARD  # fits_under(x, COPIES_PACKED) is (_ROOM - x) & GUARD == GUARD
 _TOP = BITS * (KINDS - 1)
-_NO_VALUES: list[tuple[int, ...]] = [()]
+_NO_VALUES: list[tuple[int, ...]] = [(0,)]
 _NO_CHOICE = ((),)  # the picks of a way that picks nothing
 _SIGMA_WORDS: dict[tuple[tuple[str, ...], tuple[int, ...]], str] = {}  # the same few in every line
 
@@ -217,10 +246,10 @@ def raw_targets(line: Line) -> list[RawTarget]:
     letters = line.letters
     sigmas, sigs = _suit_bindings(line)
     names = list(nus[0])
-    values = [tuple(nu.values()) for nu in nus] if names else _NO_VALUES
+    values = [(*nu.values(), 0) for nu in nus] if names else _NO_VALUES  # an atom of no variable reads the 0 at [-1]
+    made: dict[tuple[tuple[int, ...], int], Cell] = {}  # the cells of singles
     sigma_words: list[str | None] = [None] * len(sigmas)  # said only for a binding that makes a target
     nu_words: list[str | None] = [None] * len(nus)
-    sigma_dicts: list[dict[str, int] | None] = [None] * len(sigmas)  # for singles, atom by atom
     seen: set[int] = set()  # the multiset keys of the ways met
     product = itertools.product
     distinct = []  # the bare D (Z) groups of a way must differ, when the line says so
@@ -234,15 +263,14 @@ def raw_targets(line: Line) -> list[RawTarget]:
         numbers: list[Any] = [[ni for ni, nu in enumerate(nus) if all(nu[n] in runs[ki] for n in line.runs)] for ki in shifts]
     else:
         numbers = [range(len(nus))] * len(shift)
-    entries = [product(*[[_entry(b, j, letters, names) for b in tok] for j, tok in enumerate(form)]) for form in line.forms]
+    entries = [product(*[[(b, _entry(b, j, letters, names)) for b in tok] for j, tok in enumerate(form)]) for form in line.forms]
+    every = range(len(sigmas))
     for alt in itertools.chain.from_iterable(entries):
         lists: list[list[Any]] = [[], [], [], [], [], [], []]
-        for at, entry in alt:
+        for _, (at, entry) in alt:
             lists[at].append(entry)
         at_suit, at_shift, at_number, loose_suit, loose_shift, loose_number, picking = lists
         where = [entry[0] for entry in picking]  # in printed order, as the picks are chosen
-        # singles in the way read the suit binding as a dict
-        loose = loose_suit or loose_shift or loose_number or any([entry[1] is None for entry in picking])
         cells: list[Cell] = [None] * len(alt)  # type: ignore[list-item]  # filled level by level
         apart = []  # the picks that must differ: two bare D groups never the same dragon, when said so
         if distinct and len(picking) > 1:
@@ -250,19 +278,16 @@ def raw_targets(line: Line) -> list[RawTarget]:
             apart = [group for group in apart if len(group) > 1]
         # the sums a way needs (multiset key, packed L and U) are added level by level, each
         # level adding only the blocks it resolves
-        for si in range(len(sigmas)):
+        for si in _unlike(sigmas, [b for b, _ in alt], letters) if len(letters) > 1 else every:
             sig = sigs[si]
-            sigma = sigma_dicts[si]
-            if sigma is None and loose:
-                sigma = sigma_dicts[si] = dict(zip(letters, sigmas[si]))
             K0 = L0 = U0 = 0
             for j, row, mult, s, const, _ in at_suit:
                 c = cells[j] = row[mult * sig[s] + const]
                 K0 += c[2]
                 L0 += c[3]
                 U0 += c[4]
-            for j, b in loose_suit:
-                c = cells[j] = _singles(b, sigma, 0, {}, None)  # type: ignore[arg-type]
+            for j, atoms in loose_suit:
+                c = cells[j] = _singles(atoms, sig, 0, _NO_VALUES[0], 0, made)
                 K0 += c[2]
                 L0 += c[3]
                 U0 += c[4]
@@ -274,8 +299,8 @@ def raw_targets(line: Line) -> list[RawTarget]:
                     K1 += c[2]
                     L1 += c[3]
                     U1 += c[4]
-                for j, b in loose_shift:
-                    c = cells[j] = _singles(b, sigma, k, {}, None)  # type: ignore[arg-type]
+                for j, atoms in loose_shift:
+                    c = cells[j] = _singles(atoms, sig, k, _NO_VALUES[0], 0, made)
                     K1 += c[2]
                     L1 += c[3]
                     U1 += c[4]
@@ -288,13 +313,14 @@ def raw_targets(line: Line) -> list[RawTarget]:
                             K2 += c[2]
                             L2 += c[3]
                             U2 += c[4]
-                        for j, b in loose_number:
-                            c = cells[j] = _singles(b, sigma, k, nus[ni], None)  # type: ignore[arg-type]
+                        for j, atoms in loose_number:
+                            c = cells[j] = _singles(atoms, sig, k, nv, 0, made)
                             K2 += c[2]
                             L2 += c[3]
                             U2 += c[4]
                     if picking:
-                        chosen_ways: Any = product(*[entry[1] or [_singles(entry[2], sigma, k, nus[ni], p) for p in entry[3]]  # type: ignore[arg-type]
+                        nv = values[ni]
+                        chosen_ways: Any = product(*[entry[1] or [_singles(entry[2], sig, k, nv, p, made) for p in entry[3]]
                                                      for entry in picking])
                     else:
                         chosen_ways = _NO_CHOICE
