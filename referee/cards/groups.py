@@ -75,11 +75,12 @@ def read_forms(texts: list[tuple[str, Report]], lid: str,
     (for the lines of one card); a block with a problem is read again, so each place reports it."""
     if seen is None:
         seen = {}
-    raw: list[list[list[tuple[_Read, str, int]]]] = []  # form -> token -> (block read, its text, col)
+    forms: list[Form] = []
     looks: list[list[str]] = []
     decorated = lettered = missing = False
+    make = tuple.__new__  # Block(...) without the Python-level __new__ a NamedTuple has
     for text, report in texts:
-        form: list[list[tuple[_Read, str, int]]] = []
+        form: Form = []
         words = []
         pos = 0
         for part in text.split(" "):
@@ -90,6 +91,7 @@ def read_forms(texts: list[tuple[str, Report]], lid: str,
                 token = []
                 at = pos
                 ok = True
+                some_lettered = some_missing = False
                 for alt in part.split("|"):
                     read = seen.get(alt)
                     if read is None and (block := _block(report, lid, alt, at)) is not None:
@@ -97,25 +99,23 @@ def read_forms(texts: list[tuple[str, Report]], lid: str,
                     if read is None:
                         ok = False
                     else:
-                        token.append((read, alt, at))
+                        token.append(make(Block, (read.atoms, read.bang, alt, at)))
+                        some_lettered = some_lettered or read.lettered
+                        some_missing = some_missing or read.missing is not None
                     at += len(alt) + 1
                 if ok:
-                    for read, _, _ in token:
-                        lettered = lettered or read.lettered
-                        missing = missing or read.missing is not None
-                    form.append(token)
+                    lettered = lettered or some_lettered
+                    missing = missing or some_missing
+                    form.append(tuple(token))
                 else:
-                    form.append([])  # a broken group: the form is not expanded
+                    form.append(())  # a broken group: the form is not expanded
                 words.append(part)
             pos += len(part) + 1
-        raw.append(form)
+        forms.append(form)
         looks.append(words)
     if lettered and missing:
-        _suit_letters(raw, texts, lid)
-    make = tuple.__new__  # Block(...) without the Python-level __new__ a NamedTuple has
-    forms = [[] if [] in form else  # a broken group: the form is not expanded
-             [tuple([make(Block, (read.atoms, read.bang, text, col)) for read, text, col in token]) for token in form]
-             for form in raw]
+        _suit_letters(forms, texts, lid, seen)
+    forms = [[] if () in form else form for form in forms]  # a form with a broken group is not expanded
     if not decorated:
         return forms, []
     return forms, [" ".join(re.sub(r"[abc!]", "", w).replace("|", " or ") for w in words) for words in looks]
@@ -140,16 +140,16 @@ def _settled(atoms: list[list[Any]], bang: bool) -> _Read:
     return _Read(tuple(settled), bang, lettered, missing)
 
 
-def _suit_letters(raw: list[list[list[tuple[_Read, str, int]]]], texts: list[tuple[str, Report]], lid: str) -> None:
+def _suit_letters(forms: list[Form], texts: list[tuple[str, Report]], lid: str, seen: dict[str, _Read]) -> None:
     """A line with some suit letters must give every number its letter (a line with none is one
     suit, `a`): each block that leaves one out is reported, and its group taken out."""
-    for (_, report), form in zip(texts, raw):
-        for token in form:
-            for read, text, col in token:
-                if read.missing is not None:
-                    report(f"line {lid}: the number '{_letter(read.missing)}' in '{text}' needs a suit letter "
-                           "(a, b or c; only a line of one suit may leave them all out)", col)
-                    token.clear()
+    for (_, report), form in zip(texts, forms):
+        for k, token in enumerate(form):
+            for block in token:
+                if (missing := seen[block.text].missing) is not None:
+                    report(f"line {lid}: the number '{_letter(missing)}' in '{block.text}' needs a suit letter "
+                           "(a, b or c; only a line of one suit may leave them all out)", block.col)
+                    form[k] = ()
                     break
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from ..errors import LoadError, Place, Problem
@@ -62,7 +63,7 @@ def card_state(card: Card) -> tuple[Any, ...]:
 def card_from_state(state: tuple[Any, ...], path: str) -> Card:
     """The card `card_state` wrote, as read from `path`."""
     cid, title, sections, values, rows = state
-    block = Block._make
+    block = partial(tuple.__new__, Block)  # Block._make without its Python-level call
     lines = [Line(lid, section, value, concealed, bonus, groups,
                   [[tuple(map(block, tok)) for tok in form] for form in forms],
                   note, display, shift, vars_, constraints, suits, distinct, dragons, winds, runs, said, loc)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import hashlib
+import itertools
 import pickle
 import sys
 import zlib
@@ -146,20 +147,30 @@ def _sum(packed: bytes) -> int:
 class _Pickled:
     """A column of the index (each target's groups, or its blocks) kept as one small pickle per
     target, unpickled when a search first makes that Target: a verify reaches a few dozen of
-    the card's targets, and unpickling every one of them was half of a warm load."""
+    the card's targets, and unpickling every one of them was half of a warm load. The pickles
+    lie end to end in one bytes (`ends`: where each ends, 4 bytes apiece), so the load itself
+    makes two objects, not one a target."""
 
-    __slots__ = ("blobs",)
+    __slots__ = ("data", "ends")
 
-    def __init__(self, blobs: list[bytes]) -> None:
-        self.blobs = blobs
+    def __init__(self, data: bytes, ends: bytes) -> None:
+        self.data, self.ends = data, ends
+
+    @staticmethod
+    def packed(column: list[Any]) -> tuple[bytes, bytes]:
+        """(data, ends) of a column, for the entry."""
+        blobs = [pickle.dumps(value, pickle.HIGHEST_PROTOCOL) for value in column]
+        return b"".join(blobs), b"".join(end.to_bytes(4, "little") for end in itertools.accumulate(map(len, blobs)))
 
     def __len__(self) -> int:
-        return len(self.blobs)
+        return len(self.ends) // 4
 
     def __getitem__(self, number: int) -> Any:
         from ..rules.cachefiles import loads_plain
 
-        return loads_plain(self.blobs[number])
+        at = 4 * number
+        start = int.from_bytes(self.ends[at - 4:at], "little") if number else 0
+        return loads_plain(self.data[start:int.from_bytes(self.ends[at:at + 4], "little")])
 
 
 def _fetch(path: Path, where: str, digest: str) -> CardIndex | None:
@@ -174,7 +185,7 @@ def _fetch(path: Path, where: str, digest: str) -> CardIndex | None:
             return None
         with _collector_off():
             card, (line_of, groups, blocks, bindings, L, U), rest = loads_plain(packed)
-            columns = (line_of, _Pickled(groups), _Pickled(blocks), bindings, L, U)
+            columns = (line_of, _Pickled(*groups), _Pickled(*blocks), bindings, L, U)
             return CardIndex.from_state(card_from_state(card, str(path)), (columns, rest))
     except Exception:  # missing, corrupt or foreign: only a miss, and rewritten after the load
         return None
@@ -189,8 +200,7 @@ def _store(where: str, digest: str, idx: CardIndex) -> None:
     try:
         (line_of, groups, blocks, bindings, L, U), rest = idx.state()
         protocol = pickle.HIGHEST_PROTOCOL
-        columns = (line_of, [pickle.dumps(g, protocol) for g in groups], [pickle.dumps(b, protocol) for b in blocks],
-                   bindings, L, U)
+        columns = (line_of, _Pickled.packed(groups), _Pickled.packed(blocks), bindings, L, U)
         packed = pickle.dumps((card_state(idx.card), columns, rest), protocol=protocol)
         head = {"stamp": _code_stamp(), "digest": digest, "sum": _sum(packed)}
         write_whole(entry, pickle.dumps((head, packed), protocol=protocol))

@@ -67,6 +67,9 @@ class _Loader(_Base, _Resolver):  # type: ignore[misc,valid-type]
 
 
 _TAGS: dict[str, str] = {}
+# (tag, text) -> the number, boolean or null it made: PyYAML's constructors are Python, and a
+# file repeats its few values (a card's `value: 25`); each is immutable, so it can be shared.
+_SCALARS: dict[tuple[str, str], Any] = {}
 
 _STR = "tag:yaml.org,2002:str"
 _PLAIN = {
@@ -135,16 +138,22 @@ class _Builder:
 
     def scalar(self, node: yaml.ScalarNode) -> Any:
         tag = node.tag
+        key = (tag, node.value)
+        if key in _SCALARS:
+            return _SCALARS[key]
         if tag not in _PLAIN:
             raise self.fail(node, f"tag {tag!r} is not allowed here")
         name = tag.rpartition(":")[2]
         if name == "int" and sum(c.isdigit() for c in node.value) > MAX_DIGITS:
             raise self.fail(node, f"number too long (more than {MAX_DIGITS} digits)")
         try:
-            return yaml.SafeLoader.yaml_constructors[tag](_CONSTRUCTOR, node)
+            value = yaml.SafeLoader.yaml_constructors[tag](_CONSTRUCTOR, node)
         except (ValueError, KeyError, TypeError, OverflowError, yaml.YAMLError):
             shown = node.value if len(node.value) <= 40 else node.value[:40] + "..."
             raise self.fail(node, f"{shown!r} is not a valid {name}") from None
+        if len(_SCALARS) < 50_000:
+            _SCALARS[key] = value
+        return value
 
     def mapping(self, node: yaml.MappingNode, loc: Loc, depth: int) -> dict[Any, Any]:
         if node.tag != "tag:yaml.org,2002:map":
