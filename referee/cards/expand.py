@@ -108,9 +108,10 @@ def _describe(sigma: dict[str, int], nu: dict[str, int]) -> str:
     return ", ".join(parts)
 
 
-# One block resolved: (tiles, jokerable) as printed, its groups, its part of a way's multiset key,
-# its packed L and U, and the wind or dragon picked (None when the block picks none).
-Cell = tuple[tuple[tuple[int, ...], bool], list[Group], int, int, int, "int | None"]
+# One block resolved: (tiles, jokerable) as printed, its group (a list of groups for singles), its
+# part of a way's multiset key, its packed L and U, and the wind or dragon picked (None when the
+# block picks none).
+Cell = tuple[tuple[tuple[int, ...], bool], "Group | list[Group]", int, int, int, "int | None"]
 
 # The multiset key of a way is the sum of its groups' keys: each kind of group (tile, size,
 # jokerable) has a field of its own, FIELD bits wide, enough for 14 groups of one kind (a form is
@@ -129,7 +130,7 @@ def _row(size: int, jok: bool) -> list[Cell]:
         row = _ROWS[(size, jok)] = []
         for t in range(KINDS):
             U = size << (BITS * t)
-            row.append((((t,) * size, jok), [(t, size, jok)], 1 << (first + FIELD * t), 0 if jok else U, U, None))
+            row.append((((t,) * size, jok), (t, size, jok), 1 << (first + FIELD * t), 0 if jok else U, U, None))
     return row
 
 
@@ -144,7 +145,7 @@ def _singles(atoms: tuple[tuple[int, ...], ...], sig: tuple[int, ...], k: int, n
         groups, K, U = [], 0, 0
         for t in tiles:
             _, g, k_, _, u_, _ = row[t]
-            groups += g
+            groups.append(g)
             K += k_
             U += u_
         cell = made[(tiles, pick)] = (tiles, False), groups, K, U, U, pick or None
@@ -271,7 +272,10 @@ def raw_targets(line: Line) -> list[RawTarget]:
             lists[at].append(entry)
         at_suit, at_shift, at_number, loose_suit, loose_shift, loose_number, picking = lists
         where = [entry[0] for entry in picking]  # in printed order, as the picks are chosen
-        cells: list[Cell] = [None] * len(alt)  # type: ignore[list-item]  # filled level by level
+        # a way's blocks as printed and its groups, place by place, filled level by level
+        shown: list[Any] = [None] * len(alt)
+        held: list[Any] = [None] * len(alt)
+        plain = not (loose_suit or loose_shift or loose_number or any([entry[1] is None for entry in picking]))
         apart = []  # the picks that must differ: two bare D groups never the same dragon, when said so
         if distinct and len(picking) > 1:
             apart = [[i for i, entry in enumerate(picking) if entry[4] == kind] for kind in distinct]
@@ -282,12 +286,16 @@ def raw_targets(line: Line) -> list[RawTarget]:
             sig = sigs[si]
             K0 = L0 = U0 = 0
             for j, row, mult, s, const, _ in at_suit:
-                c = cells[j] = row[mult * sig[s] + const]
+                c = row[mult * sig[s] + const]
+                shown[j] = c[0]
+                held[j] = c[1]
                 K0 += c[2]
                 L0 += c[3]
                 U0 += c[4]
             for j, atoms in loose_suit:
-                c = cells[j] = _singles(atoms, sig, 0, _NO_VALUES[0], 0, made)
+                c = _singles(atoms, sig, 0, _NO_VALUES[0], 0, made)
+                shown[j] = c[0]
+                held[j] = c[1]
                 K0 += c[2]
                 L0 += c[3]
                 U0 += c[4]
@@ -295,12 +303,16 @@ def raw_targets(line: Line) -> list[RawTarget]:
                 k = shift[ki]
                 K1, L1, U1 = K0, L0, U0
                 for j, row, mult, s, const, _ in at_shift:
-                    c = cells[j] = row[mult * sig[s] + const + k]
+                    c = row[mult * sig[s] + const + k]
+                    shown[j] = c[0]
+                    held[j] = c[1]
                     K1 += c[2]
                     L1 += c[3]
                     U1 += c[4]
                 for j, atoms in loose_shift:
-                    c = cells[j] = _singles(atoms, sig, k, _NO_VALUES[0], 0, made)
+                    c = _singles(atoms, sig, k, _NO_VALUES[0], 0, made)
+                    shown[j] = c[0]
+                    held[j] = c[1]
                     K1 += c[2]
                     L1 += c[3]
                     U1 += c[4]
@@ -309,12 +321,16 @@ def raw_targets(line: Line) -> list[RawTarget]:
                     if at_number or loose_number:
                         nv = values[ni]
                         for j, row, mult, s, const, x in at_number:
-                            c = cells[j] = row[mult * sig[s] + const + nv[x]]
+                            c = row[mult * sig[s] + const + nv[x]]
+                            shown[j] = c[0]
+                            held[j] = c[1]
                             K2 += c[2]
                             L2 += c[3]
                             U2 += c[4]
                         for j, atoms in loose_number:
-                            c = cells[j] = _singles(atoms, sig, k, nv, 0, made)
+                            c = _singles(atoms, sig, k, nv, 0, made)
+                            shown[j] = c[0]
+                            held[j] = c[1]
                             K2 += c[2]
                             L2 += c[3]
                             U2 += c[4]
@@ -330,7 +346,8 @@ def raw_targets(line: Line) -> list[RawTarget]:
                             if apart and any(len({chosen[i][5] for i in group}) < len(group) for group in apart):
                                 continue
                             for j, c in zip(where, chosen):
-                                cells[j] = c
+                                shown[j] = c[0]
+                                held[j] = c[1]
                                 K += c[2]
                                 L += c[3]
                                 U += c[4]
@@ -346,12 +363,16 @@ def raw_targets(line: Line) -> list[RawTarget]:
                             # adds up the fields (their sum, at most 14, never carries out of one)
                             if (((d & (((d & GUARD) >> 4) * 15)) * LOW) >> _TOP) & 31 > JOKERS:
                                 continue
-                        groups: list[Group] = []
-                        blocks = []
-                        for c in cells:  # a plain loop: a comprehension here costs a frame per target
-                            groups += c[1]
-                            blocks.append(c[0])
-                        groups.sort()
+                        if plain:  # a group in each place
+                            groups = sorted(held)
+                        else:
+                            groups = []
+                            for group in held:
+                                if group.__class__ is list:
+                                    groups += group
+                                else:
+                                    groups.append(group)
+                            groups.sort()
                         s_words = sigma_words[si]
                         if s_words is None:
                             key = (tuple(letters), sigmas[si])
@@ -363,5 +384,5 @@ def raw_targets(line: Line) -> list[RawTarget]:
                         if n_words is None:
                             n_words = nu_words[ni] = _describe({}, nus[ni])
                         words = f"{s_words}, {n_words}" if s_words and n_words else s_words or n_words
-                        found.append((tuple(groups), tuple(blocks), words, L, U))
+                        found.append((tuple(groups), tuple(shown), words, L, U))
     return found

@@ -70,7 +70,9 @@ def lint(card: Card, doc: object) -> tuple[list[Problem], list[Problem], list[li
 
 def _repeated_picks(line: Line) -> list[str]:
     """Two bare D (Z) groups may be filled by the same dragon (wind) unless the line says."""
-    out = []
+    out: list[str] = []
+    if "D" not in line.groups and "Z" not in line.groups:  # most lines: no group of either
+        return out
     for kind, word, letter, key in (("anydragon", "dragon", "D", "dragons"), ("anywind", "wind", "Z", "winds")):
         n = max((sum(1 for tok in form if tok[0].atoms[0][0] == kind) for form in line.forms), default=0)
         if n > 1 and key not in line.said:
