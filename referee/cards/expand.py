@@ -216,6 +216,9 @@ def _unlike(sigmas: list[tuple[int, ...]], blocks: list[Block], letters: list[st
         renamings = _RENAMINGS[key] = [(p, str.maketrans({letters[i]: letters[p[i]] for i in range(len(p))}))
                                        for p in itertools.permutations(range(len(letters))) if p != tuple(range(len(p)))]
     texts = [b.text for b in blocks]
+    joined = "".join(texts)
+    if len({joined.count(letter) for letter in letters}) == len(letters):  # a renaming keeps how often each letter is printed
+        return list(range(len(sigmas)))
     same = sorted(texts)
     alike = [p for p, table in renamings if sorted([text.translate(table) for text in texts]) == same]
     if not alike:
@@ -373,16 +376,17 @@ def raw_targets(line: Line) -> list[RawTarget]:
                                 else:
                                     groups.append(group)
                             groups.sort()
-                        s_words = sigma_words[si]
-                        if s_words is None:
+                        words = sigma_words[si]
+                        if words is None:
                             key = (tuple(letters), sigmas[si])
-                            s_words = _SIGMA_WORDS.get(key)
-                            if s_words is None:
-                                s_words = _SIGMA_WORDS[key] = _describe(dict(zip(letters, sigmas[si])), {})
-                            sigma_words[si] = s_words
-                        n_words = nu_words[ni]
-                        if n_words is None:
-                            n_words = nu_words[ni] = _describe({}, nus[ni])
-                        words = f"{s_words}, {n_words}" if s_words and n_words else s_words or n_words
+                            words = _SIGMA_WORDS.get(key)
+                            if words is None:
+                                words = _SIGMA_WORDS[key] = _describe(dict(zip(letters, sigmas[si])), {})
+                            sigma_words[si] = words
+                        if names:  # and the numbers
+                            n_words = nu_words[ni]
+                            if n_words is None:
+                                n_words = nu_words[ni] = _describe({}, nus[ni])
+                            words = f"{words}, {n_words}" if words and n_words else words or n_words
                         found.append((tuple(groups), tuple(shown), words, L, U))
     return found

@@ -7,11 +7,16 @@ which is meant.
 """
 from __future__ import annotations
 
+from operator import itemgetter
+
 from ..errors import Problem
 from .expand import RawTarget, raw_targets
 from .groups import run_together
 from .line import Line
 from .notation import Card
+
+
+_U = itemgetter(4)  # a target's packed U
 
 
 def lint(card: Card, doc: object) -> tuple[list[Problem], list[Problem], list[list[RawTarget]]]:
@@ -31,7 +36,7 @@ def lint(card: Card, doc: object) -> tuple[list[Problem], list[Problem], list[li
                                     "(it needs more of a tile than the set holds, or more than 8 jokers)"))
         clash = None
         if owner is None:
-            us = [target[4] for target in found]
+            us = list(map(_U, found))
             if tiles.keys().isdisjoint(us):  # the usual answer, found without a loop in Python
                 tiles.update(dict.fromkeys(us))
             else:
