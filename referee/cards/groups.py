@@ -32,8 +32,8 @@ Report = Callable[[str, int], None]  # (message, character offset in the groups 
 
 
 class Block(NamedTuple):
-    """One alternative of a group. A tuple, so a card read back from the cache makes each of
-    its blocks in one call (`Block._make`)."""
+    """One alternative of a group. A tuple: a card's blocks are made (and read back from the
+    cache) each in one C call, `tuple.__new__(Block, fields)`."""
 
     atoms: tuple[Atom, ...]
     bang: bool

@@ -218,9 +218,10 @@ def _line(r: _Reader, loc: tuple[Any, ...], raw: Any, section: str, bonus: bool,
     if not isinstance(raw, dict):
         r.error(loc, "a line is a mapping: {id: ..., groups: \"...\", value: N}")
         return None
-    for key in raw:
-        if key not in _LINE_KEYS:
-            r.error((*loc, key), f"unknown key '{key}' in a line ({', '.join(sorted(_LINE_KEYS))})")
+    if not _LINE_KEYS.issuperset(raw):
+        for key in raw:
+            if key not in _LINE_KEYS:
+                r.error((*loc, key), f"unknown key '{key}' in a line ({', '.join(sorted(_LINE_KEYS))})")
     lid = raw.get("id")
     if not isinstance(lid, (str, int)) or isinstance(lid, bool) or not str(lid).strip():
         r.error((*loc, "id") if "id" in raw else loc, "a line needs an 'id' (as 'Y1'), used in messages and answers")
