@@ -252,13 +252,13 @@ def _line(r: _Reader, loc: tuple[Any, ...], raw: Any, section: str, bonus: bool,
     letters: set[str] = set()
     for tok in line.tokens:  # one walk for the numbers, variables and suit letters the line prints
         for b in tok:
-            for kind, value, suit in b.atoms:
+            for kind, number_or_name, suit in b.atoms:
                 if suit is not None:
                     letters.add(suit)
                 if kind == "num":
-                    digits.append(value)
+                    digits.append(number_or_name)
                 elif kind == "var":
-                    used.add(value)
+                    used.add(number_or_name)
     line.letters = sorted(letters)  # what Line.letters would find, without walking the atoms again
     raw = _with_note(r, loc, lid, raw, digits, len(line.letters))
     line.said = tuple(filter(raw.__contains__, _SAID))

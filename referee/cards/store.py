@@ -2,8 +2,9 @@
 
 A card that checks clean is kept in the cache folder under the digest of its bytes, as plain
 data only (the card's lines and the targets' columns: tuples, ints, strings, and each target's
-groups and blocks pickled apart; all read back by an unpickler that refuses every class), so `referee hand verify` neither parses nor expands the
-card each time, and does not import the ruleset model to find the cache folder.
+groups and blocks pickled apart; all read back by an unpickler that refuses every class), so
+`referee hand verify` neither parses nor expands the card each time, and does not import the
+ruleset model to find the cache folder.
 """
 from __future__ import annotations
 
