@@ -8,10 +8,12 @@ The ways are visited alternative by alternative, then suit binding, shift and nu
 in that order, which is the order targets are numbered in. A cold load of the card is mostly
 this loop, so a way does little else than add up its blocks: each block is resolved at the
 level of the loop that fixes what it reads (a block of suit letters once a suit binding, a
-number group once a shift, `_entry`), a group's tile is arithmetic on the binding and its cell
+number group once a shift: `_entry`), a group's tile is arithmetic on the binding and its cell
 an index into the row of cells of its size (`_row`, made once a process), and the sums a way
-needs (its multiset key and packed bounds) are added level by level. Nothing is made ahead for
-cells no way reads; the groups and words of a way are made only for a target that is kept.
+needs (its multiset key and packed bounds, one int: `_sums`) are added level by level. A suit
+binding that only renames the letters of an earlier one is passed over (`_unlike`). Nothing is
+made ahead for cells no way reads; the groups and words of a way are made only for a target
+that is kept.
 """
 from __future__ import annotations
 
@@ -109,16 +111,26 @@ def _describe(sigma: dict[str, int], nu: dict[str, int]) -> str:
 
 
 # One block resolved: (tiles, jokerable) as printed, its group (a list of groups for singles), its
-# part of a way's multiset key, its packed L and U, and the wind or dragon picked (None when the
-# block picks none).
-Cell = tuple[tuple[tuple[int, ...], bool], "Group | list[Group]", int, int, int, "int | None"]
+# sums (`_sums`), and the wind or dragon picked (None when the block picks none).
+Cell = tuple[tuple[tuple[int, ...], bool], "Group | list[Group]", int, "int | None"]
 
-# The multiset key of a way is the sum of its groups' keys: each kind of group (tile, size,
-# jokerable) has a field of its own, FIELD bits wide, enough for 14 groups of one kind (a form is
-# 14 tiles), so equal sums are equal multisets and a target met again is known without sorting
-# its groups. The fields are handed out for the whole process, a row of KINDS at a time: a group
-# resolves to the same cell in every line, made once.
+# A way's sums are one int, the sum of its blocks': packed U in the bits below _L_AT, packed L
+# from _L_AT, and from _K_AT its multiset key, where each kind of group (tile, size, jokerable)
+# has a field of its own, FIELD bits wide, enough for 14 groups of one kind. No field of a way
+# carries into the next (a form is 14 tiles, and no tile count reaches 16), so one addition a
+# block keeps all three, and equal sums are equal multisets: a target met again is known without
+# sorting its groups. The key's fields are handed out for the whole process, a row of KINDS at a
+# time: a group resolves to the same cell in every line, made once.
 FIELD = 4
+_L_AT = BITS * KINDS + BITS
+_K_AT = 2 * _L_AT
+_PACKED = (1 << (BITS * KINDS)) - 1
+
+
+def _sums(K: int, L: int, U: int) -> int:
+    return K << _K_AT | L << _L_AT | U
+
+
 _ROWS: dict[tuple[int, bool], list[Cell]] = {}
 
 
@@ -130,7 +142,7 @@ def _row(size: int, jok: bool) -> list[Cell]:
         row = _ROWS[(size, jok)] = []
         for t in range(KINDS):
             U = size << (BITS * t)
-            row.append((((t,) * size, jok), (t, size, jok), 1 << (first + FIELD * t), 0 if jok else U, U, None))
+            row.append((((t,) * size, jok), (t, size, jok), _sums(1 << (first + FIELD * t), 0 if jok else U, U), None))
     return row
 
 
@@ -142,13 +154,12 @@ def _singles(atoms: tuple[tuple[int, ...], ...], sig: tuple[int, ...], k: int, n
     cell = made.get((tiles, pick))
     if cell is None:
         row = _row(1, False)
-        groups, K, U = [], 0, 0
+        groups, S = [], 0
         for t in tiles:
-            _, g, k_, _, u_, _ = row[t]
+            _, g, sums, _ = row[t]
             groups.append(g)
-            K += k_
-            U += u_
-        cell = made[(tiles, pick)] = (tiles, False), groups, K, U, U, pick or None
+            S += sums  # singles: L is U
+        cell = made[(tiles, pick)] = (tiles, False), groups, S, pick or None
     return cell
 
 
@@ -194,7 +205,7 @@ def _entry(block: Block, j: int, letters: list[str], names: list[str]) -> tuple[
     row = _row(size, jok)
     level = _LEVEL.get(kind, _SUIT)
     if level == _PICK:
-        return 2 * _SINGLES, (j, [row[p][:5] + (p,) for p in _UNIFORM_CHOICES[kind]], block, None, kind)
+        return 2 * _SINGLES, (j, [row[p][:3] + (p,) for p in _UNIFORM_CHOICES[kind]], block, None, kind)
     mult, s, const, _, x, _ = _atom(atoms[0], letters, names)
     return level, (j, row, mult, s, const, x)
 
@@ -254,7 +265,7 @@ def raw_targets(line: Line) -> list[RawTarget]:
     made: dict[tuple[tuple[int, ...], int], Cell] = {}  # the cells of singles
     sigma_words: list[str | None] = [None] * len(sigmas)  # said only for a binding that makes a target
     nu_words: list[str | None] = [None] * len(nus)
-    seen: set[int] = set()  # the multiset keys of the ways met
+    seen: set[int] = set()  # the sums of the ways met
     product = itertools.product
     distinct = []  # the bare D (Z) groups of a way must differ, when the line says so
     if line.dragons == "different":
@@ -287,56 +298,44 @@ def raw_targets(line: Line) -> list[RawTarget]:
         # level adding only the blocks it resolves
         for si in _unlike(sigmas, [b for b, _ in alt], letters) if len(letters) > 1 else every:
             sig = sigs[si]
-            K0 = L0 = U0 = 0
+            S0 = 0
             for j, row, mult, s, const, _ in at_suit:
                 c = row[mult * sig[s] + const]
                 shown[j] = c[0]
                 held[j] = c[1]
-                K0 += c[2]
-                L0 += c[3]
-                U0 += c[4]
+                S0 += c[2]
             for j, atoms in loose_suit:
                 c = _singles(atoms, sig, 0, _NO_VALUES[0], 0, made)
                 shown[j] = c[0]
                 held[j] = c[1]
-                K0 += c[2]
-                L0 += c[3]
-                U0 += c[4]
+                S0 += c[2]
             for ki in shifts:
                 k = shift[ki]
-                K1, L1, U1 = K0, L0, U0
+                S1 = S0
                 for j, row, mult, s, const, _ in at_shift:
                     c = row[mult * sig[s] + const + k]
                     shown[j] = c[0]
                     held[j] = c[1]
-                    K1 += c[2]
-                    L1 += c[3]
-                    U1 += c[4]
+                    S1 += c[2]
                 for j, atoms in loose_shift:
                     c = _singles(atoms, sig, k, _NO_VALUES[0], 0, made)
                     shown[j] = c[0]
                     held[j] = c[1]
-                    K1 += c[2]
-                    L1 += c[3]
-                    U1 += c[4]
+                    S1 += c[2]
                 for ni in numbers[ki]:
-                    K2, L2, U2 = K1, L1, U1
+                    S2 = S1
                     if at_number or loose_number:
                         nv = values[ni]
                         for j, row, mult, s, const, x in at_number:
                             c = row[mult * sig[s] + const + nv[x]]
                             shown[j] = c[0]
                             held[j] = c[1]
-                            K2 += c[2]
-                            L2 += c[3]
-                            U2 += c[4]
+                            S2 += c[2]
                         for j, atoms in loose_number:
                             c = _singles(atoms, sig, k, nv, 0, made)
                             shown[j] = c[0]
                             held[j] = c[1]
-                            K2 += c[2]
-                            L2 += c[3]
-                            U2 += c[4]
+                            S2 += c[2]
                     if picking:
                         nv = values[ni]
                         chosen_ways: Any = product(*[entry[1] or [_singles(entry[2], sig, k, nv, p, made) for p in entry[3]]
@@ -344,19 +343,19 @@ def raw_targets(line: Line) -> list[RawTarget]:
                     else:
                         chosen_ways = _NO_CHOICE
                     for chosen in chosen_ways:
-                        K, L, U = K2, L2, U2
+                        S = S2
                         if chosen:
-                            if apart and any(len({chosen[i][5] for i in group}) < len(group) for group in apart):
+                            if apart and any(len({chosen[i][3] for i in group}) < len(group) for group in apart):
                                 continue
                             for j, c in zip(where, chosen):
                                 shown[j] = c[0]
                                 held[j] = c[1]
-                                K += c[2]
-                                L += c[3]
-                                U += c[4]
-                        if K in seen:
+                                S += c[2]
+                        if S in seen:
                             continue
-                        seen.add(K)
+                        seen.add(S)
+                        U = S & _PACKED
+                        L = S >> _L_AT & _PACKED
                         # buildable: no more naturals of a tile than the set holds, at most 8 jokers for the rest
                         if (_ROOM - U) & GUARD != GUARD:  # more places of some tile than it has copies
                             if (_ROOM - L) & GUARD != GUARD:

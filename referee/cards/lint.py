@@ -99,15 +99,14 @@ def _run_together(line: Line) -> list[str]:
 def _variable(line: Line) -> bool:
     """More than one hand for a reason beyond the colours: a shift, a number variable, a suit
     count, any wind or dragon, or forms."""
-    kinds = {a[0] for tok in line.tokens for b in tok for a in b.atoms}
-    return (line.shift != (0,) or bool(line.vars) or len(line.forms) > 1 or line.suits != "distinct"
-            or bool(kinds & {"anywind", "anydragon"}))
+    if line.shift != (0,) or line.vars or len(line.forms) > 1 or line.suits != "distinct":
+        return True
+    return any(a[0] in ("anywind", "anydragon") for tok in line.tokens for b in tok for a in b.atoms)
 
 
 def _ambiguous(line: Line) -> list[str]:
-    atoms = [a for tok in line.tokens for b in tok[:1] for a in b.atoms[:1]]
-    kinds = [a[0] for a in atoms]
     out = []
+    kinds = [b.atoms[0][0] for tok in line.tokens for b in tok[:1]] if "D" in line.groups else []  # no D, no dragon
     if "anydragon" in kinds and "dragon" in kinds:
         out.append("an 'any dragon' group (bare D) may be the same dragon as a suit's dragon")
     if line.suits == "one-or-distinct":
