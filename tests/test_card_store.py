@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from referee.errors import RefereeError
 from referee.rules.cachefiles import loads_plain
 from referee.cards import store
 from referee.cards.index import CardIndex
@@ -73,6 +74,47 @@ def test_a_planted_entry_runs_no_code_and_is_only_a_miss(cache_dir, tmp_path, mo
     assert not (tmp_path / "planted.txt").exists()
     assert len(idx.card.lines) == 70
     loads_plain(_entry().read_bytes())  # rewritten as a good entry
+
+
+def _plant_in_every_target(tmp_path: Path) -> None:
+    """An entry whose sum holds but whose targets' groups each name a class: the entry's top
+    level reads as plain data, so only making a target finds it."""
+    head, packed = loads_plain(_entry().read_bytes())
+    card, (line_of, groups, *rest_columns), rest = loads_plain(packed)
+    planted = store._Pickled.packed([_Planted()] * len(line_of))
+    body = pickle.dumps((card, (line_of, planted, *rest_columns), rest))
+    _entry().write_bytes(pickle.dumps(({**head, "sum": store._sum(body)}, body)))
+
+
+def test_a_target_planted_in_the_entry_runs_no_code_and_says_so_in_one_line(cache_dir, tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    store.load("practice")
+    _plant_in_every_target(tmp_path)
+    store._MEMORY.clear()
+    idx = store.load("practice")  # the top level is plain: the load itself cannot tell
+    with pytest.raises(RefereeError, match="cache entry .* held something other than plain data and was removed"):
+        idx.target(0)
+    assert not (tmp_path / "planted.txt").exists()
+    assert not _entry().exists()  # removed, so the next run rebuilds it
+    store._MEMORY.clear()
+    assert len(store.load("practice").targets) == len(idx.L)
+    loads_plain(_entry().read_bytes())
+
+
+def test_a_planted_target_is_one_line_at_the_command_line(cache_dir, tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    store.load("practice")
+    _plant_in_every_target(tmp_path)
+    hand = ["hand", "verify", "FF 2033B 33J3C 3JJ3D", "-x", "33J3C", "--card", "practice"]
+    run = subprocess.run([sys.executable, "-m", "referee", *hand], capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "REFEREE_CACHE_DIR": str(cache_dir)})
+    assert run.returncode != 0 and "Traceback" not in run.stderr
+    assert [line for line in run.stderr.splitlines() if line.strip()] == [
+        line for line in run.stderr.splitlines() if "held something other than plain data" in line]
+    assert not (tmp_path / "planted.txt").exists()
+    again = subprocess.run([sys.executable, "-m", "referee", *hand], capture_output=True, text=True, timeout=120,
+                           env={**os.environ, "REFEREE_CACHE_DIR": str(cache_dir)})
+    assert again.returncode == 0, again.stderr
 
 
 def test_a_damaged_entry_is_a_miss(cache_dir) -> None:

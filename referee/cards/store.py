@@ -18,7 +18,7 @@ import zlib
 from pathlib import Path
 from typing import Any, Iterator
 
-from ..errors import LoadError, UsageError
+from ..errors import LoadError, RefereeError, UsageError
 from .index import CardIndex
 from .limits import MAX_CARD_BYTES
 from .notation import Card, card_from_state, card_state, read_card
@@ -152,10 +152,10 @@ class _Pickled:
     lie end to end in one bytes (`ends`: where each ends, 4 bytes apiece), so the load itself
     makes two objects, not one a target."""
 
-    __slots__ = ("data", "ends")
+    __slots__ = ("data", "ends", "entry")
 
-    def __init__(self, data: bytes, ends: bytes) -> None:
-        self.data, self.ends = data, ends
+    def __init__(self, data: bytes, ends: bytes, entry: Path | None = None) -> None:
+        self.data, self.ends, self.entry = data, ends, entry
 
     @staticmethod
     def packed(column: list[Any]) -> tuple[bytes, bytes]:
@@ -171,7 +171,17 @@ class _Pickled:
 
         at = 4 * number
         start = int.from_bytes(self.ends[at - 4:at], "little") if number else 0
-        return loads_plain(self.data[start:int.from_bytes(self.ends[at:at + 4], "little")])
+        try:
+            return loads_plain(self.data[start:int.from_bytes(self.ends[at:at + 4], "little")])
+        except Exception:
+            # The entry's sum held, so this pickle was written as it is (by hand, or by a tool that
+            # names a class): it was never run. Drop the entry so the next run rebuilds it, and
+            # say so in one line rather than fail mid-search.
+            if self.entry is not None:
+                with contextlib.suppress(OSError):
+                    self.entry.unlink()
+            raise RefereeError(f"the card's cache entry {self.entry or ''} held something other than plain data and "
+                               "was removed; run the command again") from None
 
 
 def _fetch(path: Path, where: str, digest: str) -> CardIndex | None:
@@ -186,7 +196,7 @@ def _fetch(path: Path, where: str, digest: str) -> CardIndex | None:
             return None
         with _collector_off():
             card, (line_of, groups, blocks, bindings, L, U), rest = loads_plain(packed)
-            columns = (line_of, _Pickled(*groups), _Pickled(*blocks), bindings, L, U)
+            columns = (line_of, _Pickled(*groups, entry), _Pickled(*blocks, entry), bindings, L, U)
             return CardIndex.from_state(card_from_state(card, str(path)), (columns, rest))
     except Exception:  # missing, corrupt or foreign: only a miss, and rewritten after the load
         return None
