@@ -105,7 +105,8 @@ def test_a_planted_target_is_one_line_at_the_command_line(cache_dir, tmp_path, m
     monkeypatch.chdir(tmp_path)
     store.load("practice")
     _plant_in_every_target(tmp_path)
-    hand = ["hand", "verify", "FF 2033B 33J3C 3JJ3D", "-x", "33J3C", "--card", "practice"]
+    # the card by its path: the command may import an installed copy, whose "practice" is another file
+    hand = ["hand", "verify", "FF 2033B 33J3C 3JJ3D", "-x", "33J3C", "--card", str(store.locate("practice").resolve())]
     run = subprocess.run([sys.executable, "-m", "referee", *hand], capture_output=True, text=True, timeout=120,
                          env={**os.environ, "REFEREE_CACHE_DIR": str(cache_dir)})
     assert run.returncode != 0 and "Traceback" not in run.stderr
