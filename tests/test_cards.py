@@ -186,6 +186,18 @@ def test_card_check_passes_the_shipped_cards(cli) -> None:
         assert "warning:" not in r.output and "0 warnings" in r.output
 
 
+def test_card_check_takes_a_shipped_cards_id_as_card_does(cli, tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)  # no file named practice here: the id, not a path
+    r = cli("card", "check", "practice")
+    assert r.exit_code == 0, r.output
+    assert "practice.yaml: 70 lines" in r.output
+    wrong = cli("card", "check", "practise")
+    assert wrong.exit_code == 2
+    assert "unknown card 'practise'; shipped cards: practice" in wrong.output
+    missing = cli("card", "check", "mine.yaml")  # a file name stays a file: said in its place, exit 1
+    assert missing.exit_code == 1 and "mine.yaml: no such file" in missing.output
+
+
 def test_card_check_warns_of_wording_a_judge_could_misread(cli, tmp_path) -> None:
     path = tmp_path / "c.yaml"
     path.write_text(BAD_CARD.split("    lines:")[0] + "    lines:\n"

@@ -43,10 +43,10 @@ def choose_card(name: str | None, ruleset: str | None = None) -> Any:
     return card_of(load_for(ruleset), None)
 
 
-@card_app.command("check", epilog=examples("referee card check my-card.yaml", "referee card check \\\n  my-card.yaml --examples"))
+@card_app.command("check", epilog=examples("referee card check my-card.yaml", "referee card check \\\n  my-card.yaml --examples", "referee card check practice"))
 @guarded
 def check(
-    files: list[Path] = typer.Argument(..., metavar="FILE...", help="Card files to lint."),
+    files: list[Path] = typer.Argument(..., metavar="FILE...", help="Card files to lint (or a shipped card's id, as practice)."),
     show_examples: bool = typer.Option(False, "--examples", help="Print one hand for every line, to read the card back against the "
                                        "printed one (marked where the set cannot make it without jokers)."),
 ) -> None:
@@ -60,6 +60,10 @@ def check(
 
     bad = 0
     for path in files:
+        if not path.exists() and len(path.parts) == 1 and path.suffix.lower() not in (".yaml", ".yml"):
+            from ..cards.store import locate
+
+            path = locate(str(path))  # a shipped card's id, as --card takes it (an unknown one: one line, exit 2)
         try:
             card, problems, warnings, raw = check_card(path)
         except LoadError as exc:
