@@ -53,7 +53,7 @@ def test_the_entry_holds_plain_data_only(cache_dir) -> None:
     card, (line_of, groups, blocks, *_), rest = loads_plain(packed)
     assert card[0] == "practice" and len(line_of) == len(store.load("practice").L)
     for each in (groups, blocks):  # a target's groups and blocks are pickled apart: plain data as well
-        column = store._Pickled(*each)
+        column = store._Pickled(*each, _entry())
         assert len(column) == len(line_of) and all(isinstance(column[i], tuple) for i in range(len(column)))
 
 

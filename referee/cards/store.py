@@ -154,7 +154,7 @@ class _Pickled:
 
     __slots__ = ("data", "ends", "entry")
 
-    def __init__(self, data: bytes, ends: bytes, entry: Path | None = None) -> None:
+    def __init__(self, data: bytes, ends: bytes, entry: Path) -> None:
         self.data, self.ends, self.entry = data, ends, entry
 
     @staticmethod
@@ -177,10 +177,9 @@ class _Pickled:
             # The entry's sum held, so this pickle was written as it is (by hand, or by a tool that
             # names a class): it was never run. Drop the entry so the next run rebuilds it, and
             # say so in one line rather than fail mid-search.
-            if self.entry is not None:
-                with contextlib.suppress(OSError):
-                    self.entry.unlink()
-            raise RefereeError(f"the card's cache entry {self.entry or ''} held something other than plain data and "
+            with contextlib.suppress(OSError):
+                self.entry.unlink()
+            raise RefereeError(f"the card's cache entry {self.entry} held something other than plain data and "
                                "was removed; run the command again") from None
 
 
