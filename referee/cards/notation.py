@@ -299,7 +299,7 @@ def _groups(r: _Reader, loc: tuple[Any, ...], lid: str, raw: dict[str, Any]) -> 
     groups = raw.get("groups")
     where = (*loc, "groups")
     items = groups if isinstance(groups, list) and groups else [groups]
-    if not (isinstance(groups, str) and groups.strip() or all(isinstance(g, str) and g.strip() for g in items)):
+    if not all(isinstance(g, str) and g.strip() for g in items):
         r.error(where if "groups" in raw else loc, f"line {lid}: 'groups' is the line as printed, e.g. \"FF 2033a 3333b "
                 "3333c\", or a list of such forms for a line printed with -or-")
         return None
