@@ -148,6 +148,16 @@ def test_ruleset_text_cannot_inject_markup(hostile: Path) -> None:
     assert "<b " not in svg and "&lt;b" in svg
 
 
+def test_the_sections_written_in_python_escape_as_autoescape_does() -> None:
+    """section.py writes the booklet's situations without jinja: its escape must be markupsafe's."""
+    from markupsafe import escape
+
+    from referee.handouts import section
+
+    for text in ("", "plain", "<b onmouseover=\"x\">it's</b> & more", "&amp; already", "\u202e'\"<>&"):
+        assert section.escape(text) == str(escape(text))
+
+
 def test_cli_writes_a_file_and_reports_usage_errors(cli, tmp_path: Path) -> None:
     out = tmp_path / "rules.html"
     r = cli("handout", "--ruleset", "tournament", "--format", "html", "-o", str(out))

@@ -77,6 +77,7 @@ class Page:
     examples: list[Example]
     cites: list[str]
     svg: str = ""
+    html: str = ""  # the booklet's whole section of it (section.py), for HTML only
 
 
 @dataclass

@@ -14,7 +14,7 @@ from .. import __version__
 from ..rules.loader import Ruleset
 from ..ruling.render import GAME_TEXT, tree_graph
 from ..safe import controls
-from . import content, flowchart, paytable, sheets
+from . import content, flowchart, paytable, section, sheets
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 # `$` too: GitHub and many viewers render `$...$` and `$$...$$` as mathematics.
@@ -86,11 +86,15 @@ def _head(rs: Ruleset, stamp: str | None) -> dict[str, Any]:
 def booklet(rs: Ruleset, fmt: str, stamp: str | None = None, card: Any = None) -> str:
     """The booklet; with `card` (a cards.index.CardIndex), its lines and values before the glossary."""
     phases = content.phases(rs)
+    paid = "Points" if rs.scoring.kind == "points" else "Payments"
     for phase in phases:
         for page in phase.pages:
             sid = page.situation.id
-            page.svg = Markup(flowchart.figure(rs, sid)) if fmt == "html" else Raw(
-                "```mermaid\n" + tree_graph(rs, sid, "mermaid").replace("`", "'") + "\n```")
+            if fmt == "html":
+                page.svg = Markup(flowchart.figure(rs, sid))
+                page.html = Markup(section.html(page, paid, *section.table(page.questions, page.rows, paid)))
+            else:
+                page.svg = Raw("```mermaid\n" + tree_graph(rs, sid, "mermaid").replace("`", "'") + "\n```")
     return _render("booklet", fmt, phases=phases, tables=paytable.tables(rs.scoring), glossary=content.glossary(rs),
                    sources=content.bibliography(rs), card=_card(card), **_head(rs, stamp))
 
