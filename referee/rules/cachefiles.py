@@ -20,13 +20,26 @@ from typing import Any
 
 def folder() -> Path | None:
     """Where entries are written, or None when the cache is off."""
-    if os.environ.get("REFEREE_NO_CACHE"):
+    env = os.environ
+    if env.get("REFEREE_NO_CACHE"):
         return None
-    explicit = os.environ.get("REFEREE_CACHE_DIR")
-    if explicit:
-        return Path(explicit)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "referee"
+    # Asked once per file a booklet reads: the answer is kept for the settings it came from, and
+    # the settings are read afresh on every call (a test, or a caller, may change them).
+    said = (env.get("REFEREE_CACHE_DIR"), env.get("XDG_CACHE_HOME"), env.get("HOME"))
+    found = _FOLDERS.get(said)
+    if found is None:
+        explicit, xdg, _ = said
+        if explicit:
+            found = Path(explicit)
+        else:
+            found = Path(xdg or os.path.join(os.path.expanduser("~"), ".cache")) / "referee"
+        if len(_FOLDERS) >= 64:
+            _FOLDERS.clear()
+        _FOLDERS[said] = found
+    return found
+
+
+_FOLDERS: dict[tuple[str | None, str | None, str | None], Path] = {}
 
 
 def owned_alone(st: os.stat_result) -> bool | None:
@@ -57,7 +70,7 @@ def make_private(where: Path) -> None:
         path.mkdir(mode=0o700, exist_ok=True)
 
 
-def read_entry(path: Path, trusted: Callable[[os.stat_result], bool] = _not_foreign) -> bytes | None:
+def read_entry(path: Path | str, trusted: Callable[[os.stat_result], bool] = _not_foreign) -> bytes | None:
     """An entry's bytes; None when it is missing, unreadable, not a plain file (a FIFO planted in
     its place would block the read for ever) or not `trusted`."""
     try:
@@ -65,15 +78,20 @@ def read_entry(path: Path, trusted: Callable[[os.stat_result], bool] = _not_fore
         fd = os.open(path, flags | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0))
     except OSError:
         return None
-    st = os.fstat(fd)
-    if not stat.S_ISREG(st.st_mode) or not trusted(st):  # a folder: fdopen would raise 'Is a directory'
-        os.close(fd)
-        return None
-    with os.fdopen(fd, "rb") as f:
-        try:
-            return f.read()
-        except OSError:
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or not trusted(st):  # a folder, a FIFO, another user's file
             return None
+        # os.read, not a file object: a booklet reads hundreds of entries, and a buffered reader
+        # cost more than the read. Read to the end, as f.read() did (a short read, a file grown).
+        parts = []
+        while got := os.read(fd, st.st_size + 1 if not parts else 1 << 20):
+            parts.append(got)
+        return parts[0] if len(parts) == 1 else b"".join(parts)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
 
 
 def write_whole(target: Path, blob: bytes) -> None:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import stat
 from collections import Counter
 from functools import lru_cache
 from pathlib import Path
@@ -137,7 +138,7 @@ def ruleset_for(path: Path, data: m.Answers, fallback: str = "nmjl", real: str |
     `real` is the file's resolved path, where the caller has it already."""
     if data.ruleset:
         return data.ruleset
-    inside = (real or os.path.realpath(path)).split(_scenarios_root(), 1)
+    inside = (real or _realpath(path)).split(_scenarios_root(), 1)
     return inside[1].split(os.sep, 1)[0] if len(inside) == 2 and not inside[0] else fallback
 
 
@@ -146,6 +147,36 @@ def _scenarios_root() -> str:
     """The shipped scenarios folder, resolved once (a booklet places some 400 files under it),
     with a separator after it."""
     return os.path.join(os.path.realpath(data_dir("scenarios")), "")
+
+
+@lru_cache(maxsize=1)
+def _scenarios_given() -> str:
+    """The shipped scenarios folder as the handouts list it (unresolved), with a separator after it."""
+    return os.path.join(str(data_dir("scenarios")), "")
+
+
+def _realpath(path: Path) -> str:
+    """`os.path.realpath(path)`. For a file under the shipped scenarios folder, whose own real path
+    is known (`_scenarios_root`), only the parts below it are looked at: where none is a link, the
+    file's real path is that folder's and the rest. A booklet resolves some 400 files, and
+    realpath looks at every part of every path."""
+    text = os.fspath(path)
+    given = _scenarios_given()
+    if text.startswith(given):
+        rest = text[len(given):]
+        parts = rest.split(os.sep)
+        if "" not in parts and "." not in parts and ".." not in parts and not (os.altsep and os.altsep in rest):
+            here = given[:-1]
+            try:
+                for part in parts:
+                    here = f"{here}{os.sep}{part}"
+                    if stat.S_ISLNK(os.lstat(here).st_mode):
+                        break
+                else:
+                    return _scenarios_root() + rest
+            except OSError:  # gone meanwhile: realpath says what it says of a missing file
+                pass
+    return os.path.realpath(text)
 
 
 # Keys that say a file is part of a ruleset, not answers: one line instead of a dozen unknown keys.
@@ -174,7 +205,7 @@ def load_file(path: Path, fallback: str = "nmjl") -> Scenario:
 
     raw = read_bytes(path)
     text = decode(raw, path)
-    real = os.path.realpath(path)  # once: the cache's key and the ruleset folder both need it
+    real = _realpath(path)  # once: the cache's key and the ruleset folder both need it
     data = cache.fetch_file(path, raw, real)
     if data is not None:  # validated before, byte for byte: no YAML parser, no validator to build
         doc = Document(str(path), None, None, text, _places_later)
