@@ -14,7 +14,7 @@ from .. import __version__
 from ..rules.loader import Ruleset
 from ..ruling.render import GAME_TEXT, tree_graph
 from ..safe import controls
-from . import content, flowchart, paytable, section, sheets
+from . import content, flowchart, paytable, section
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 # `$` too: GitHub and many viewers render `$...$` and `$$...$$` as mathematics.
@@ -112,11 +112,15 @@ def _card(idx: Any) -> dict[str, Any] | None:
 
 
 def quick_sheet(rs: Ruleset, fmt: str, stamp: str | None = None) -> str:
+    from . import sheets  # here, not above: the booklet (the handout most printed) never needs it
+
     groups = sheets.quick(rs)
     return _render("quick", fmt, groups=groups, font=sheets.quick_font(groups), none_=sheets.NONE, **_head(rs, stamp))
 
 
 def diff_sheet(rs: Ruleset, base: Ruleset, fmt: str, stamp: str | None = None) -> str:
+    from . import sheets
+
     return _render("diff", fmt, sheet=sheets.differences(base, rs), base_rs=base, **_head(rs, stamp))
 
 
