@@ -420,13 +420,21 @@ def test_a_chart_is_shared_only_where_it_is_drawn_alike(tmp_path: Path) -> None:
     """A chart is kept by its situation, the words of its questions and the titles it goes on
     into: a ruleset that rewords a question defined in its facts file, or retitles a situation
     the chart goes on into, draws its own, with the same situation file word for word."""
-    folders = _copies(tmp_path, "plain", "again", "reworded", "retitled")
+    folders = _copies(tmp_path, "plain", "again", "reworded", "retitled", "resaid", "replayed")
     facts = folders["reworded"] / "facts.yaml"
     facts.write_text(facts.read_text().replace("ask: Is the Mah Jongg valid?", "ask: Does the hand match the card?"))
     call = folders["retitled"] / "situations" / "false-call.yaml"
     call.write_text(call.read_text().replace("title: Mah Jongg declared in error", "title: A false Mah Jongg"))
+    for name, old, new in (("resaid", "the others play on.", "the others go on playing."),
+                           ("replayed", "game: continues\n      dead: [picker]", "game: replay\n      dead: [picker]")):
+        wrong_end = folders[name] / "situations" / "picked-wrong-end.yaml"
+        assert old in wrong_end.read_text()
+        wrong_end.write_text(wrong_end.read_text().replace(old, new))
     charts = {name: flowchart.svg(load_strict(folder), "picked-wrong-end") for name, folder in folders.items()}
     assert charts["again"] == charts["plain"]
     assert "Is the Mah Jongg" in charts["plain"] and "Does the hand match" in charts["reworded"]
     assert "Is the Mah Jongg" not in charts["reworded"]
     assert "continue as: A false" in charts["retitled"] and "continue as: Mah Jongg" in charts["plain"]
+    # what a ruling says is not drawn, so the chart is the same; the game it leaves is drawn
+    assert charts["resaid"] == charts["plain"] and charts["replayed"] != charts["plain"]
+    assert "game replay" in charts["replayed"] and "game replay" not in charts["plain"]

@@ -107,16 +107,18 @@ def _boxes(rs: Ruleset, sid: str, scale: float) -> tuple[dict[str, Box], list[Ed
         else:
             fact = rs.fact(node.ask, sid)
             boxes[nid] = Box(nid, "ask", _wrap(fact.ask if fact else node.ask, int(WRAP["ask"] * scale)))
+            out: dict[str, Edge] = {}  # this question's edges, by where they lead
             for value, target in node.branches():
                 if isinstance(target, m.Goto):
                     dst = f"{nid}->{target.goto}@{target.at or ''}"
-                    boxes.setdefault(dst, Box(dst, "goto", _goto_lines(rs, target.goto, scale)))
+                    if dst not in boxes:
+                        boxes[dst] = Box(dst, "goto", _goto_lines(rs, target.goto, scale))
                 else:
                     dst = visit(target)
                 # answers that lead to the same place share one edge: two arrows would lie on one line
-                same = next((e for e in edges if e.src == nid and e.dst == dst), None)
+                same = out.get(dst)
                 if same is None:
-                    edges.append(Edge(nid, dst, value))
+                    edges.append(out.setdefault(dst, Edge(nid, dst, value)))
                 else:
                     same.label += " / " + value
         return nid
@@ -195,8 +197,7 @@ def _fanout(edges: list[Edge]) -> dict[str, int]:
 
 def _place(boxes: dict[str, Box], layers: list[list[str]], fanout: dict[str, int],
            extra: dict[int, float]) -> tuple[float, float]:
-    for b in boxes.values():
-        _size(b)
+    """Each box's place (boxes sized by `_size`), and the chart's width and height."""
     y = PAD + 2.0
     for i, layer in enumerate(layers):
         height = max((boxes[k].h for k in layer), default=0.0)
@@ -280,6 +281,11 @@ def _crosses(lab: Label, a: tuple[float, float], b: tuple[float, float]) -> bool
     return True
 
 
+# How far outside a line's bounding box a rectangle must lie to be passed over untested: far more
+# than a float's rounding on a chart's coordinates, so only the exact test ever says "crosses".
+_NEAR = 1e-6
+
+
 def _label_lines(label: str) -> tuple[str, ...]:
     """An edge's answers, on as many lines as keep each within LABEL_WRAP characters (an answer
     is never split)."""
@@ -303,39 +309,54 @@ def _labels(boxes: dict[str, Box], edges: list[Edge], strict: bool) -> tuple[lis
     its route. An edge with no free place names the layer whose gap is too short for its
     answers, and the caller lays the chart out again with that gap taller.
     """
-    solid = [b for b in boxes.values() if b.kind != "waypoint"]
     routes = [_route(boxes, e) for e in edges]
+    # A few thousand candidate places are tried for the shipped charts, each against every box,
+    # answer and line: so each obstacle is kept as the very sums `Label.meets` would work out
+    # (left, right + margin, top, bottom + margin), and a line far from a candidate is passed
+    # over before the exact clip test (`_crosses`, which alone decides).
+    taken = [(x, x + b.w + LABEL_MARGIN, b.y, b.y + b.h + LABEL_MARGIN)
+             for b in boxes.values() if b.kind != "waypoint" for x in (b.x - b.w / 2,)]
+    lines = [(i, min(x0, x1) - _NEAR, max(x0, x1) + _NEAR, min(y0, y1) - _NEAR, max(y0, y1) + _NEAR, p, q)
+             for i, r in enumerate(routes) for p, q in zip(r, r[1:]) for (x0, y0), (x1, y1) in ((p, q),)]
     placed: list[Label] = []
     crowded: set[int] = set()
 
-    def free(cand: Label, own: int) -> bool:
-        if any(cand.meets(b.x - b.w / 2, b.y, b.w, b.h) for b in solid):
-            return False
-        if any(cand.meets(o.x, o.y, o.w, o.h) for o in placed):
-            return False
-        return not strict or not any(_crosses(cand, p, q) for i, r in enumerate(routes) if i != own
-                                     for p, q in zip(r, r[1:]))
+    def free(x: float, y: float, w: float, h: float, own: int) -> bool:
+        right, bottom = x + w + LABEL_MARGIN, y + h + LABEL_MARGIN
+        for left, right_m, top, bottom_m in taken:
+            if x < right_m and left < right and y < bottom_m and top < bottom:
+                return False
+        if not strict:
+            return True
+        cand = None
+        for i, x0, x1, y0, y1, p, q in lines:
+            if i != own and x0 <= x + w and x <= x1 and y0 <= y + h and y <= y1:
+                cand = cand or Label((), x, y, w, h)
+                if _crosses(cand, p, q):
+                    return False
+        return True
 
     for i, e in enumerate(edges):
-        lines = _label_lines(e.label)
-        w, h = max(len(line) for line in lines) * CHAR + 6, LABEL_H * len(lines)
+        text = _label_lines(e.label)
+        w, h = max(len(line) for line in text) * CHAR + 6, LABEL_H * len(text)
         points = routes[i]
         spot = None
         for (x0, y0), (x1, y1) in zip(points, points[1:]):
             ly = y1 - LABEL_ABOVE - (h - LABEL_H) / 2
             while spot is None and ly - h / 2 >= y0 + 2:
                 t = (ly - y0) / (y1 - y0) if y1 > y0 else 1.0
-                cand = Label(lines, x0 + (x1 - x0) * t - w / 2, ly - h / 2, w, h)
-                if free(cand, i):
-                    spot = cand
+                cx, cy = x0 + (x1 - x0) * t - w / 2, ly - h / 2
+                if free(cx, cy, w, h, i):
+                    spot = Label(text, cx, cy, w, h)
                 ly -= LABEL_STEP
             if spot is not None:
                 break
         if spot is None:  # drawn where it was wanted, and the gap below its question grows
             crowded.add(boxes[e.src].layer)
             (x0, y0), (x1, y1) = points[0], points[1]
-            spot = Label(lines, (x0 + x1) / 2 - w / 2, (y0 + y1) / 2 - h / 2, w, h)
+            spot = Label(text, (x0 + x1) / 2 - w / 2, (y0 + y1) / 2 - h / 2, w, h)
         placed.append(spot)
+        taken.append((spot.x, spot.x + spot.w + LABEL_MARGIN, spot.y, spot.y + spot.h + LABEL_MARGIN))
     return placed, crowded
 
 
@@ -345,6 +366,8 @@ def layout(rs: Ruleset, sid: str) -> Chart:
         boxes, edges, start = _boxes(rs, sid, scale)
         layers = _layer(boxes, edges, start)
         fanout = _fanout(edges)
+        for b in boxes.values():  # once: a box's size is its text's, however often it is placed
+            _size(b)
         extra: dict[int, float] = {}
         for round_ in range(MAX_GROW):
             width, height = _place(boxes, layers, fanout, extra)
@@ -363,28 +386,28 @@ def _fmt(v: float) -> str:
     return f"{round(v, 1):g}"
 
 
-# The same tree under several rulesets is laid out once: kept under what it is drawn from, the
-# boxes and edges (situations that differ only in words the chart does not show share a chart).
+# The same tree under several rulesets is laid out once: kept under all it is drawn from (`_plan`),
+# so situations that differ only in words the chart does not show share a chart.
 _DRAWN: dict[tuple[object, ...], tuple[str, float]] = {}
-# Those boxes and edges, worked out once per situation and what it reads of its ruleset (`_read`),
-# with the situation kept so its id is not reused: rulesets loaded together share situations.
-_DRAWN_FROM: dict[tuple[object, ...], tuple[m.Situation, tuple[object, ...]]] = {}
 
 
-def _read(rs: Ruleset, sit: m.Situation) -> tuple[object, ...]:
-    """All `_boxes` and `_draw` read of the ruleset besides the situation: each question's words
-    and each goto's title, in node order."""
-    read: list[object] = []
-    for node in sit.nodes.values():  # told apart as `_boxes` tells them
+def _plan(rs: Ruleset, sit: m.Situation) -> tuple[object, ...]:
+    """All `_boxes`, `layout` and `_draw` read of a situation and its ruleset: its id, title and
+    start, and each node as the chart shows it (a ruling's id, dead roles and game, a question's
+    words and answers, a goto's title). Working this out is a tenth of the cost of the boxes."""
+    nodes: list[object] = []
+    for nid, node in sit.nodes.items():  # told apart as `_boxes` tells them
         if isinstance(node, m.RulingNode):
-            continue
-        if isinstance(node, m.GotoNode):
-            read.append(_title(rs, node.goto))
-            continue
-        fact = rs.fact(node.ask, sit.id)
-        read.append(fact.ask if fact else None)
-        read += [_title(rs, t.goto) for _, t in node.branches() if isinstance(t, m.Goto)]
-    return tuple(read)
+            r = node.ruling
+            nodes.append((nid, "ruling", r.id, tuple(r.dead), r.game))
+        elif isinstance(node, m.GotoNode):
+            nodes.append((nid, "goto", _title(rs, node.goto)))
+        else:
+            fact = rs.fact(node.ask, sit.id)
+            nodes.append((nid, "ask", fact.ask if fact else node.ask, tuple(
+                (value, (target.goto, target.at, _title(rs, target.goto)) if isinstance(target, m.Goto) else target)
+                for value, target in node.branches())))
+    return (sit.id, sit.title, sit.start, tuple(nodes))
 
 
 def _title(rs: Ruleset, target: str) -> str:
@@ -393,16 +416,7 @@ def _title(rs: Ruleset, target: str) -> str:
 
 def _drawn(rs: Ruleset, sid: str) -> tuple[str, float]:
     """The chart's <svg> and the centre of the box it starts from (the top layer's only box)."""
-    sit = rs.situation(sid)
-    read = (id(sit), _read(rs, sit))
-    known = _DRAWN_FROM.get(read)
-    if known is None or known[0] is not sit:
-        if len(_DRAWN_FROM) > 2000:
-            _DRAWN_FROM.clear()
-        boxes, edges, start = _boxes(rs, sid, NARROWER[0])
-        known = _DRAWN_FROM[read] = (sit, (sid, sit.title, start, tuple((k, b.kind, tuple(b.lines), b.dead) for k, b in boxes.items()),
-                                           tuple((e.src, e.dst, e.label) for e in edges)))
-    key = known[1]
+    key = _plan(rs, rs.situation(sid))
     if key not in _DRAWN:
         if len(_DRAWN) > 2000:
             _DRAWN.clear()
