@@ -78,6 +78,9 @@ class Page:
     cites: list[str]
     svg: str = ""
     html: str = ""  # the booklet's whole section of it (section.py), for HTML only
+    # What a handout made of `questions` and `rows` alone, by format: shared by every page with
+    # the same reach (page_rows), as the questions and rows are. Never to be changed after.
+    made: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -243,7 +246,7 @@ def rows(rs: Ruleset, sid: str, qs: list[Question]) -> list[Row]:
 Reach = tuple[object, ...]
 Seen = tuple[int, int, int, int]  # a file or folder as it was when read: mtime, ctime, size, inode
 _REACH: dict[int, tuple[weakref.ref[Ruleset], bytes, dict[str, Reach]]] = {}
-_PAGES: dict[Reach, tuple[list[Question], list[Row]]] = {}
+_PAGES: dict[Reach, tuple[list[Question], list[Row], dict[str, Any]]] = {}
 _CASES: dict[tuple[Path, Seen, Reach], Outcome | None] = {}
 KEEP = 8192  # entries of each before they are dropped: a long `serve` prints many rulesets over its life
 
@@ -280,16 +283,17 @@ def _kept(memo: dict[Any, Any], key: Any, value: Any) -> None:
     memo[key] = value
 
 
-def page_rows(rs: Ruleset, sid: str) -> tuple[list[Question], list[Row]]:
-    """A page's questions and decision table, shared by the rulesets that reach the same."""
+def page_rows(rs: Ruleset, sid: str) -> tuple[list[Question], list[Row], dict[str, Any]]:
+    """A page's questions and decision table, shared by the rulesets that reach the same; with
+    a memo (`Page.made`) of what a handout makes of them, shared with them."""
     key = reach(rs, sid)
     kept = _PAGES.get(key)
     if kept is None:
         qs = questions(rs, sid)
-        kept = (qs, rows(rs, sid, qs))
+        kept = (qs, rows(rs, sid, qs), {})
         if all(r.ruling is not None or r.goto is not None for r in kept[1]):  # a row that cannot be ruled names the ruleset
             _kept(_PAGES, key, kept)
-    return list(kept[0]), list(kept[1])
+    return list(kept[0]), list(kept[1]), kept[2]
 
 
 def _case(rs: Ruleset, sc: Scenario) -> Outcome | None:
@@ -422,8 +426,9 @@ def phases(rs: Ruleset, with_examples: bool = True) -> list[Phase]:
     listed = {owner: _scenario_files(owner) for owner in rs.chain}
     for sid in sorted(rs.situations, key=lambda s: (m.PHASES.index(rs.situations[s].phase), rs.situations[s].title.lower())):
         sit = rs.situations[sid]
-        qs, table = page_rows(rs, sid)
-        out[sit.phase].pages.append(Page(sit, qs, table, examples(rs, sid, listed=listed) if with_examples else [], cites(rs, sid)))
+        qs, table, made = page_rows(rs, sid)
+        out[sit.phase].pages.append(Page(sit, qs, table, examples(rs, sid, listed=listed) if with_examples else [],
+                                         cites(rs, sid), made=made))
     return [p for p in out.values() if p.pages]
 
 

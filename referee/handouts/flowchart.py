@@ -382,8 +382,18 @@ def layout(rs: Ruleset, sid: str) -> Chart:
     return Chart(boxes, edges, layers, labels, width, height)
 
 
+# A chart's numbers repeat (a layer's top, a column's centre, the widths of one-line boxes): each
+# is formatted once. Rounding a float to a decimal place is slow in Python.
+_FORMATTED: dict[float, str] = {}
+
+
 def _fmt(v: float) -> str:
-    return f"{round(v, 1):g}"
+    done = _FORMATTED.get(v)
+    if done is None:
+        if len(_FORMATTED) >= 65536:
+            _FORMATTED.clear()
+        done = _FORMATTED[v] = f"{round(v, 1):g}"
+    return done
 
 
 # The same tree under several rulesets is laid out once: kept under all it is drawn from (`_plan`),

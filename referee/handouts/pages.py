@@ -92,7 +92,10 @@ def booklet(rs: Ruleset, fmt: str, stamp: str | None = None, card: Any = None) -
             sid = page.situation.id
             if fmt == "html":
                 page.svg = Markup(flowchart.figure(rs, sid))
-                page.html = Markup(section.html(page, paid, *section.table(page.questions, page.rows, paid)))
+                table = page.made.get("html " + paid)  # the scoring is in the reach the table is shared by
+                if table is None:
+                    table = page.made["html " + paid] = section.table(page.questions, page.rows, paid)
+                page.html = Markup(section.html(page, paid, *table))
             else:
                 page.svg = Raw("```mermaid\n" + tree_graph(rs, sid, "mermaid").replace("`", "'") + "\n```")
     return _render("booklet", fmt, phases=phases, tables=paytable.tables(rs.scoring), glossary=content.glossary(rs),

@@ -12,10 +12,20 @@ from typing import Any
 from . import content
 
 
+# Booklets escape the same few thousand strings (answers, rulings' sentences, money) again and
+# again, ruleset after ruleset: a string is escaped once, then looked up.
+_ESCAPED: dict[str, str] = {}
+
+
 def escape(text: str) -> str:
     """markupsafe's escape of a plain string, as jinja's autoescape writes it (&#39; and &#34;)."""
-    return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-            .replace('"', "&#34;").replace("'", "&#39;"))
+    done = _ESCAPED.get(text)
+    if done is None:
+        if len(_ESCAPED) >= 65536:  # a long `serve` prints many rulesets over its life
+            _ESCAPED.clear()
+        done = _ESCAPED[text] = (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+                                 .replace('"', "&#34;").replace("'", "&#39;"))
+    return done
 
 
 def _question(q: content.Question) -> str:
