@@ -98,8 +98,12 @@ def booklet(rs: Ruleset, fmt: str, stamp: str | None = None, card: Any = None) -
                 page.html = Markup(section.html(page, paid, *table))
             else:
                 page.svg = Raw("```mermaid\n" + tree_graph(rs, sid, "mermaid").replace("`", "'") + "\n```")
-    return _render("booklet", fmt, phases=phases, tables=paytable.tables(rs.scoring), glossary=content.glossary(rs),
-                   sources=content.bibliography(rs), card=_card(card), **_head(rs, stamp))
+    data: dict[str, Any] = dict(phases=phases, tables=paytable.tables(rs.scoring), glossary=content.glossary(rs),
+                                sources=content.bibliography(rs), card=_card(card))
+    if fmt == "html":  # the long lists, written by section.py
+        data.update(contents={phase.id: Markup(section.contents(phase.pages)) for phase in phases},
+                    glossary=Markup(section.glossary(data["glossary"])))
+    return _render("booklet", fmt, **data, **_head(rs, stamp))
 
 
 def _card(idx: Any) -> dict[str, Any] | None:

@@ -1,9 +1,10 @@
-"""One situation's section of the HTML booklet, written here rather than in booklet.html.
+"""The HTML booklet's long lists, written here rather than in booklet.html: each situation's
+section, the contents' line for each and the glossary.
 
-The sections are most of a booklet, and jinja2 spent more time on their loops (a yield and an
-escape for every answer, row and line of money) than on all the rest of the page. The text is
-exactly what booklet.html printed for them, whitespace and all; booklet.md still prints its
-pages from the template. Everything from a ruleset is escaped here, as autoescape would.
+They are most of a booklet, and jinja2 spent more time on their loops (a yield and an escape
+for every answer, row and line of money) than on all the rest of the page. The text is exactly
+what booklet.html printed for them, whitespace and all; booklet.md still prints its pages from
+the template. Everything from a ruleset is escaped here, as autoescape would.
 """
 from __future__ import annotations
 
@@ -82,3 +83,13 @@ def html(page: content.Page, paid: str, asked: str, decisions: str) -> str:
             f'  <h3>{escape(sit.title)} <span class="sid">{sid}</span></h3>\n'
             f'  <p class="summary">{escape(sit.summary)}</p>\n{help_}{asked}  {page.svg}\n  </div>\n'
             f"{decisions}{examples}{cites}</section>")
+
+
+def contents(pages: list[content.Page]) -> str:
+    """One phase's lines of the contents."""
+    return "".join(f'<li><a href="#{sid}">{escape(p.situation.title)}</a> <span class="pg" data-page-of="{sid}"></span></li>'
+                   for p in pages for sid in (escape(p.situation.id),))
+
+
+def glossary(terms: list[tuple[str, str]]) -> str:
+    return "".join(f"<dt>{escape(term)}</dt><dd>{escape(text)}</dd>\n" for term, text in terms)
