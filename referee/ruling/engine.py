@@ -14,7 +14,7 @@ from ..rules.ruleset import Ruleset
 
 if TYPE_CHECKING:  # a ruleset holds models, or records read the same way (`records`)
     from ..rules import model as m
-from .outcome import PLACEHOLDER, SCORING_NUMBERS, Carry, Outcome, Step, build_outcome, carry_amounts
+from .outcome import PLACEHOLDER, SCORING_NUMBERS, Carry, Outcome, Step, build_outcome, carry_amounts, fact_in, facts_seen
 
 MAX_STEPS = 500  # far beyond any real tree; guards a cycle the lint would have reported
 UNKNOWN = None  # a detail fact the judge chose to leave open: amounts stay symbolic
@@ -46,10 +46,11 @@ def branch(node: m.QuestionNode, value: Any) -> m.Target | None:
 class Reached:
     """The leaf a walk ended at (a plain class: a dataclass costs its definition's compile)."""
 
-    __slots__ = ("situation", "node", "path", "carry")
+    __slots__ = ("situation", "node", "path", "carry", "ruling")
 
-    def __init__(self, situation: str, node: str, path: list[Step], carry: Carry) -> None:
+    def __init__(self, situation: str, node: str, path: list[Step], carry: Carry, ruling: m.Ruling) -> None:
         self.situation, self.node, self.path, self.carry = situation, node, path, carry
+        self.ruling = ruling  # the leaf's ruling, as the walk found it
 
 
 def _node_count(rs: Ruleset) -> int:
@@ -58,48 +59,56 @@ def _node_count(rs: Ruleset) -> int:
 
 def walk(rs: Ruleset, sid: str, facts: dict[str, Any]) -> Question | Reached:
     """Follow the tree as far as the facts allow: the first unanswered question, or the leaf."""
-    rs.situation(sid)
-    cur, nid = sid, rs.situations[sid].start
+    situations = rs.situations
+    sit = rs.situation(sid)
+    cur, nid = sid, sit.start
     path: list[Step] = []
     carry = Carry()
-    facts = dict(facts)  # a goto's `set` fills in facts for this walk only
+    copied = False  # a goto's `set` fills in facts for this walk only: copied before the first
+    seen = None  # the facts as `cur` sees them, looked up at its first question
     # A walk without a loop visits each node at most once, however long the chain. The node
     # count is taken only for a walk that long: counting builds every situation the cache holds.
     steps, limit = 0, 0
     while steps < MAX_STEPS or steps < (limit := limit or _node_count(rs) + 1):
         steps += 1
-        sit = rs.situations.get(cur)
-        if sit is None or nid not in sit.nodes:
+        node = sit.nodes.get(nid) if sit is not None else None
+        if node is None:
             raise RefereeError(f"ruleset '{rs.id}': '{cur}' has no node '{nid}' (run 'referee check')")
-        node = sit.nodes[nid]
         target: m.Target | None
         if isinstance(node, k.RulingNodeKind):
             if node.ruling.then is None:
-                return Reached(cur, nid, path, carry)
+                return Reached(cur, nid, path, carry, node.ruling)
             target = carry.passing(cur, nid, node.ruling)  # the case goes on: a goto after a ruling
         elif isinstance(node, k.GotoNodeKind):
             target = node.target()
         else:
             fact = node.ask
-            definition = rs.fact(fact, cur)
+            if seen is None:
+                seen = facts_seen(rs, cur, sit)
+            definition = seen.get(fact)
             if definition is None:
                 raise RefereeError(f"ruleset '{rs.id}': fact '{fact}' is not defined (run 'referee check')")
-            if facts.get(fact) is UNKNOWN:
+            value = facts.get(fact)
+            if value is UNKNOWN:
                 return Question(fact, definition, cur, nid)
-            path.append(Step(cur, nid, fact, facts[fact]))
-            target = branch(node, facts[fact])
+            path.append(Step(cur, nid, fact, value))
+            target = branch(node, value)
             if target is None:
-                raise UsageError(f"{fact}: '{facts[fact]}' leads nowhere in '{cur}' (run 'referee check')")
+                raise UsageError(f"{fact}: '{value}' leads nowhere in '{cur}' (run 'referee check')")
         if isinstance(target, k.GotoKind):
             carry.follow(target, cur)
-            for name, value in target.set.items():
-                facts.setdefault(name, value)
-                carry.settled.setdefault(name, value)
+            if target.set:
+                if not copied:
+                    facts, copied = dict(facts), True
+                for name, value in target.set.items():
+                    facts.setdefault(name, value)
+                    carry.settled.setdefault(name, value)
             here = cur
             cur = target.goto
-            if cur not in rs.situations:
+            sit, seen = situations.get(cur), None
+            if sit is None:
                 raise RefereeError(f"ruleset '{rs.id}': '{here}' goes to unknown situation '{cur}' (run 'referee check')")
-            nid = target.at or rs.situations[cur].start
+            nid = target.at or sit.start
         else:
             nid = target
     raise RefereeError(f"ruleset '{rs.id}': the tree of '{sid}' does not end (run 'referee check')")
@@ -151,9 +160,9 @@ def _role_order(rs: Ruleset, name: str, where: str, sid: str) -> tuple[int, ...]
     from the situation the judge started in comes before the target's own); then the rest
     (hand values ...) in the order the ruling meets them. The same roles are thus always
     asked in the same order, whichever ruling of the situation is reached."""
-    roles = list(rs.situations[where].roles) if where in rs.situations else []
-    if name in roles:
-        return (0, 0 if where != sid else 1, roles.index(name))
+    sit = rs.situations.get(where)
+    if sit is not None and name in sit.roles:
+        return (0, 0 if where != sid else 1, list(sit.roles).index(name))
     return (1,)
 
 
@@ -176,23 +185,35 @@ def details(
     rs: Ruleset, sid: str, ruling: m.Ruling, facts: dict[str, Any] | None = None, carry: Carry | None = None
 ) -> list[tuple[str, m.FactDef]]:
     """The facts a ruling needs to name seats and amounts (roles, hand values), by their known names."""
-    carry = carry or Carry()
+    return list(_kept_details(rs, sid, ruling, facts, carry))
+
+
+def _kept_details(
+    rs: Ruleset, sid: str, ruling: m.Ruling, facts: dict[str, Any] | None, carry: Carry | None
+) -> list[tuple[str, m.FactDef]]:
+    """`details`, the list kept for the ruleset itself: the caller must not change it."""
     # Worked out once per ruling and way in: a booklet asks again for every path to the ruling, and
     # all it reads of `facts` is whether the hand is jokerless.
-    key = (sid, id(ruling), (facts or {}).get("jokerless") == "yes", tuple(carry.alias.items()), tuple(carry.dead))
+    jokerless = facts is not None and facts.get("jokerless") == "yes"
+    if carry is None or not (carry.alias or carry.dead):  # most ways in carry nothing
+        key: tuple[Any, ...] = (sid, id(ruling), jokerless)
+    else:
+        key = (sid, id(ruling), jokerless, tuple(carry.alias.items()), tuple(carry.dead))
     kept = rs.kept("details")
     hit = kept.get(key)
     if hit is None or hit[0] is not ruling:  # the ruling is kept with its list, so its id is not reused
-        hit = kept[key] = (ruling, _details(rs, sid, ruling, facts, carry))
-    return list(hit[1])
+        hit = kept[key] = (ruling, _details(rs, sid, ruling, facts, carry or Carry()))
+    return hit[1]
 
 
 def _details(rs: Ruleset, sid: str, ruling: m.Ruling, facts: dict[str, Any] | None, carry: Carry) -> list[tuple[str, m.FactDef]]:
     out: list[tuple[str, m.FactDef]] = []
     order: list[tuple[int, ...]] = []
+    seen: set[str] = set()
     for name, where in [carry.source(n, sid) for n in _base_names(ruling)] + carry.dead:
-        definition = rs.fact(name, where)
-        if definition is not None and all(name != seen for seen, _ in out):
+        definition = fact_in(rs, name, where)
+        if definition is not None and name not in seen:
+            seen.add(name)
             out.append((name, definition))
             order.append(_role_order(rs, name, where, sid))
     out = _shared_seats_in_order(rs, [pair for _, pair in sorted(zip(order, out), key=lambda item: item[0])])
@@ -205,8 +226,8 @@ def _details(rs: Ruleset, sid: str, ruling: m.Ruling, facts: dict[str, Any] | No
         if rs.scoring.kind == "money":
             names += house_facts(rs.scoring)
     for name in names:
-        definition = rs.fact(name, sid)
-        if definition is not None and all(name != seen for seen, _ in out):
+        definition = fact_in(rs, name, sid)
+        if definition is not None and all(name != known for known, _ in out):
             out.append((name, definition))
     return out
 
@@ -234,14 +255,16 @@ def _at_leaf(rs: Ruleset, reached: Reached, facts: dict[str, Any]) -> _AtLeaf:
     for there, (here, _) in reached.carry.alias.items():
         if here not in facts and facts.get(there) is not None:
             facts = {**facts, here: facts[there]}  # answered under the name the goto's target uses
-    node = rs.situations[reached.situation].nodes[reached.node]
-    assert isinstance(node, k.RulingNodeKind)
-    needed: list[tuple[str, m.FactDef]] = []
-    for sid, ruling, carry in [*_passed(rs, reached), (reached.situation, node.ruling, reached.carry)]:
-        for name, definition in details(rs, sid, ruling, facts, carry):
-            if all(name != seen for seen, _ in needed):  # the first ruling's roles are asked first
-                needed.append((name, definition))
-    return _AtLeaf(reached, node.ruling, _only_seats(needed, facts), needed)
+    needed: list[tuple[str, m.FactDef]]
+    if not reached.carry.passed:  # the ruling's own details, as kept: read, never changed, below
+        needed = _kept_details(rs, reached.situation, reached.ruling, facts, reached.carry)
+    else:
+        first: dict[str, m.FactDef] = {}
+        for sid, ruling, carry in [*_passed(rs, reached), (reached.situation, reached.ruling, reached.carry)]:
+            for name, definition in _kept_details(rs, sid, ruling, facts, carry):
+                first.setdefault(name, definition)  # the first ruling's roles are asked first
+        needed = list(first.items())
+    return _AtLeaf(reached, reached.ruling, _only_seats(needed, facts), needed)
 
 
 def _passed(rs: Ruleset, reached: Reached) -> list[tuple[str, m.Ruling, Carry]]:
@@ -271,11 +294,12 @@ def advance(rs: Ruleset, sid: str, facts: dict[str, Any], players: dict[str, str
             return Question(name, definition, cur, None, optional=definition.type in SYMBOLIC)
     used = _used(leaf.ruling, reached.path, leaf.needed, reached.carry)
     outcome = build_outcome(rs, sid, cur, reached.node, leaf.ruling, reached.path, facts, players or {}, reached.carry, used, brief)
-    outcome.before = [
-        build_outcome(rs, sid, psid, pnid, ruling, reached.path, facts, players or {}, carry, brief=brief)
-        for (psid, pnid, _), (_, ruling, carry) in zip(reached.carry.passed, _passed(rs, reached))
-    ]
-    carry_amounts(outcome)
+    if reached.carry.passed:
+        outcome.before = [
+            build_outcome(rs, sid, psid, pnid, ruling, reached.path, facts, players or {}, carry, brief=brief)
+            for (psid, pnid, _), (_, ruling, carry) in zip(reached.carry.passed, _passed(rs, reached))
+        ]
+        carry_amounts(outcome)
     return outcome
 
 
@@ -283,6 +307,9 @@ def _only_seats(needed: list[tuple[str, m.FactDef]], facts: dict[str, Any]) -> d
     """Roles only one seat can play (East's Heavenly Hand), filled in: the judge is never asked."""
     fixed = {name: d.seats[0] for name, d in needed if name not in facts and d.seats and len(d.seats) == 1}
     return {**facts, **fixed} if fixed else facts
+
+
+_SEAT_TYPES = ("seat", "seats")
 
 
 def _seats_of(value: Any) -> list[str]:
@@ -306,8 +333,10 @@ def seat_clashes(
     """
     carry = carry or Carry()
     if needed is None:
-        needed = details(rs, sid, ruling, facts, carry)
-    known = [(n, d, _seats_of(facts.get(n))) for n, d in needed if d.type in ("seat", "seats")]
+        needed = _kept_details(rs, sid, ruling, facts, carry)
+    if not carry.dead and not any(facts.get(n) for n, d in needed if d.type in _SEAT_TYPES):
+        return []  # no seat named (a handout's open case): nothing can clash
+    known = [(n, d, _seats_of(facts.get(n))) for n, d in needed if d.type in _SEAT_TYPES]
     carried_dead = {name for name, _ in carry.dead}
     listed_dead = {carry.source(n, sid)[0] for n in ruling.dead}
     out: list[tuple[str, str]] = []
@@ -348,7 +377,7 @@ def check_answer(rs: Ruleset, sid: str, facts: dict[str, Any], name: str) -> Non
     """
     reached = walk(rs, sid, facts)
     if isinstance(reached, Question):
-        definition = rs.fact(name, reached.situation) or rs.fact(name, sid)
+        definition = fact_in(rs, name, reached.situation) or fact_in(rs, name, sid)
         allowed = definition.seats if definition else None
         wrong = [s for s in _seats_of(facts.get(name)) if allowed and s not in allowed]
         if wrong and allowed:
@@ -365,7 +394,8 @@ def _used(ruling: m.Ruling, path: list[Step], needed: list[tuple[str, m.FactDef]
     leaf found them), and a carried role under the name the goto's target gives it too (it may
     have been answered under either)."""
     used = [s.fact for s in path] + [name for name, _ in needed]
-    used += [there for there, (here, _) in carry.alias.items() if here in used]
+    if carry.alias:
+        used += [there for there, (here, _) in carry.alias.items() if here in used]
     if ruling.settle:
         # a house rule's factors, read by the settlement whenever they are answered
         used += ["dice_doubles", "first_or_last_game", "bonus_hand", "pie_out"]

@@ -102,55 +102,111 @@ class Carry:
                 self.dead.append(entry)
 
 
+def fact_in(rs: Ruleset, name: str, sid: str | None) -> m.FactDef | None:
+    """`rs.fact(name, sid)`: the same definition, looked up in one map."""
+    sit = rs.situations.get(sid) if sid else None
+    return rs.facts.get(name) if sit is None else facts_seen(rs, sid, sit).get(name)  # type: ignore[arg-type]
+
+
+def facts_seen(rs: Ruleset, sid: str, sit: m.Situation) -> dict[str, m.FactDef]:
+    """Every fact as situation `sid` (that is, `sit`) sees it, by name: what `rs.fact(name, sid)`
+    gives for each. Built once per situation of a ruleset: the engine asks for a fact on every
+    step of a walk and every placeholder of a text. A loaded ruleset's facts are never changed;
+    the situation is kept with its map, so a situation put in its place is seen afresh."""
+    kept = rs.kept("facts seen")
+    known = kept.get(sid)
+    if known is None or known[0] is not sit:
+        own = [*sit.facts, *(n for n, role in sit.roles.items() if role is not None)]
+        known = kept[sid] = (sit, {**rs.facts, **{n: rs.fact(n, sid) for n in own}})
+    return known[1]
+
+
+_NUMBERS = frozenset(SCORING_NUMBERS)  # asked of every placeholder and amount
+
+
 class _Binder:
     """Roles and facts as the ruling text and the payments need them."""
 
     def __init__(self, rs: Ruleset, sid: str, facts: dict[str, Any], players: dict[str, str], carry: Carry | None = None) -> None:
         self.rs, self.sid, self.facts, self.players = rs, sid, facts, players
         self.carry = carry or Carry()
+        self.sit = rs.situations.get(sid)  # where most roles are found: looked up once
 
     def parties(self, role: str) -> list[Party]:
         role, where = self.carry.source(role, self.sid)
         value = self.facts.get(role)
         if isinstance(value, list):
             return [Party(role, s, self.players.get(s)) for s in value]
-        defined = self.rs.situations[where].roles.get(role) if where in self.rs.situations else None
+        sit = self.sit if where == self.sid else self.rs.situations.get(where)
+        defined = sit.roles.get(role) if sit is not None else None
         open_as = defined.label if defined is not None else ""  # 'the miscounted player', not 'the miscounted'
         return [Party(role, value, self.players.get(value) if value else None, open_as)]
 
     def seat_count(self, role: str) -> int:
         """How many seats a role stands for: a seats fact asked for exactly n seats is n, any other 1."""
         name, where = self.carry.source(role, self.sid)
-        d = self.rs.fact(name, where)
+        d = fact_in(self.rs, name, where)
         return d.min if d is not None and d.type == "seats" and d.min is not None and d.min == d.max else 1
 
     def number(self, name: str) -> int | None:
-        if name in SCORING_NUMBERS or name in self.rs.scoring.penalties:
+        if name in _NUMBERS or name in self.rs.scoring.penalties:
             return self.rs.scoring.number(name)
         value = self.facts.get(name)
         return value if isinstance(value, int) else None
 
     def fill(self, text: str) -> str:
-        def one(match: re.Match[str]) -> str:
-            name = match.group(1)
-            if name in SCORING_NUMBERS or name in self.rs.scoring.penalties:
-                return str(self.rs.scoring.number(name))
+        parts = _template(text)
+        if parts is None:
+            out = text
+        else:
+            out = "".join([part if type(part) is str else self._word(*part) for part in parts])
+        # the pattern below needs "...)'s": most texts are spared the regex
+        return _POSSESSIVE_AFTER_NAME.sub(r"\1's (\2's)", out) if ")'s" in out else out
+
+    def _word(self, name: str, capital: bool) -> str:
+        """What a placeholder reads as, capitalized at the start of a sentence."""
+        scoring = self.rs.scoring
+        if name in _NUMBERS or name in scoring.penalties:
+            word = str(scoring.number(name))
+        else:
             name, where = self.carry.source(name, self.sid)
-            definition = self.rs.fact(name, where)
-            value = self.facts.get(name)
+            if where == self.sid and self.sit is not None:
+                definition = facts_seen(self.rs, where, self.sit).get(name)
+            else:
+                definition = fact_in(self.rs, name, where)
             if definition is not None and definition.type in ("seat", "seats"):
-                return " and ".join(p.label for p in self.parties(name))  # an open role by its label
-            if value is None:
-                return "the " + name.replace("_", " ")
-            return str(value)
+                word = " and ".join(p.label for p in self.parties(name))  # an open role by its label
+            else:
+                value = self.facts.get(name)
+                word = "the " + name.replace("_", " ") if value is None else str(value)
+        return word[:1].upper() + word[1:] if capital else word
 
-        def at_sentence_start(match: re.Match[str]) -> str:
-            word = one(match)
+
+# A text's placeholders, found once per text (a booklet fills the same sentences thousands of
+# times): its literal pieces and, between them, (placeholder, at a sentence start) pairs. None
+# for a text with no placeholder. Keyed by the text itself, so nothing can go stale.
+_TEMPLATES: dict[str, list[str | tuple[str, bool]] | None] = {}
+
+
+def _template(text: str) -> list[str | tuple[str, bool]] | None:
+    try:
+        return _TEMPLATES[text]
+    except KeyError:
+        pass
+    parts: list[str | tuple[str, bool]] | None = None
+    if "{" in text:
+        parts, at = [], 0
+        for match in PLACEHOLDER.finditer(text):
             before = text[: match.start()].rstrip()
-            return word[:1].upper() + word[1:] if not before or before[-1] in ".!?" else word
-
-        out = PLACEHOLDER.sub(at_sentence_start, text) if "{" in text else text
-        return _POSSESSIVE_AFTER_NAME.sub(r"\1's (\2's)", out) if "(" in out else out
+            parts += [text[at: match.start()], (match.group(1), not before or before[-1] in ".!?")]
+            at = match.end()
+        parts.append(text[at:])
+        if len(parts) == 1:
+            parts = None
+    if len(_TEMPLATES) >= 16384:  # a long `serve` reads many rulesets over its life
+        _TEMPLATES.clear()
+    _TEMPLATES[text] = parts
+    return parts
 
 
 # "{caller}'s hand" with a name given reads "North's (Ann's) hand", not "North (Ann)'s hand".
@@ -245,15 +301,15 @@ def build_outcome(
         tiles=[] if brief else [b.fill(t) for t in ruling.tiles], procedure=[] if brief else [b.fill(t) for t in ruling.procedure],
         notes=notes, settle_lines=settle_lines, owed="" if brief else b.fill(ruling.owed), used=used or [],
         other_sources=[] if brief else [b.fill(t) for t in ruling.other_sources],
-        house=[t for t in house_said if not t.startswith("key:")],
-        house_keys=list(dict.fromkeys(t[4:] for t in house_said if t.startswith("key:"))),
+        house=[t for t in house_said if not t.startswith("key:")] if house_said else [],
+        house_keys=list(dict.fromkeys(t[4:] for t in house_said if t.startswith("key:"))) if house_said else [],
     )
 
 
 def _doubled(rs: Ruleset, settle_lines: list[str]) -> str:
     """The sentence must agree with the arithmetic under it: a ruling that says 'twice the hand
     value' over '4 x 25' was read aloud wrong, so a jokerless multiplier is said in words too."""
-    if not any(line.startswith("jokerless: x") for line in settle_lines):
+    if not settle_lines or not any(line.startswith("jokerless: x") for line in settle_lines):
         return ""
     n = rs.scoring.jokerless_times
     return " The hand is jokerless, so every payment is " + ("doubled." if n == 2 else f"multiplied by {n}.")
