@@ -125,8 +125,35 @@ def players_map(raw: dict[str, Any], what: str = "player seat") -> dict[str, str
     return {player_seat(k, what): str(v) for k, v in raw.items()}
 
 
+# Answers already made canonical, by the fact and what was written: a booklet reads the same
+# scenario files once for each of twelve rulesets, and a seat answer takes some parsing. Keyed by
+# the definition itself (kept alive here, so its id is not reused; a loaded one is never changed)
+# and the answer with its type (True and 1 are equal keys, not equal answers). `name` only words
+# a refusal, and a refusal is never kept.
+_CANONICAL: dict[tuple[int, type, Any], tuple[FactDef, Any]] = {}
+
+
 def normalize(name: str, fact: FactDef, raw: Any) -> Any:
     """The canonical value of an answer, or a UsageError that lists what would be accepted."""
+    kind = type(raw)
+    if kind is list:
+        if not all(type(item) is str for item in raw):
+            return _normalize(name, fact, raw)
+        key = (id(fact), kind, tuple(raw))
+    elif kind is str or kind is int or kind is bool:
+        key = (id(fact), kind, raw)
+    else:
+        return _normalize(name, fact, raw)
+    known = _CANONICAL.get(key)
+    if known is None or known[0] is not fact:
+        if len(_CANONICAL) >= 8192:  # a long `serve` reads many answers over its life
+            _CANONICAL.clear()
+        known = _CANONICAL[key] = (fact, _normalize(name, fact, raw))
+    value = known[1]
+    return list(value) if type(value) is list else value  # the caller's own list, as ever
+
+
+def _normalize(name: str, fact: FactDef, raw: Any) -> Any:
     if fact.type == "yesno":
         if isinstance(raw, bool):
             return "yes" if raw else "no"

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from ..rules import records as k
 from .answers import example, normalize, players_map
 from .engine import Question, advance
-from .outcome import Outcome
+from .outcome import Outcome, fact_in
 from ..errors import LoadError, MissingAnswer, Problem, RefereeError, UsageError
 from ..rules.files import Document
 from ..rules.loader import data_dir, load_strict
@@ -35,21 +35,39 @@ def onward(rs: Ruleset, sid: str) -> tuple[str, ...]:
 def _onward(rs: Ruleset, sid: str) -> tuple[str, ...]:
     order, seen = [], set()
     todo = [sid]
-    while todo:  # breadth first: the nearest situation that defines a fact is the one that asks it
-        here = todo.pop(0)
+    for here in todo:  # breadth first: the nearest situation that defines a fact is the one that asks it
         if here in seen:
             continue
         seen.add(here)
         order.append(here)
         sit = rs.situations.get(here)
-        for node in sit.nodes.values() if sit is not None else ():
-            if isinstance(node, k.QuestionNodeKind):
-                todo += [t.goto for _, t in node.branches() if isinstance(t, k.GotoKind)]
-            elif isinstance(node, k.GotoNodeKind):
-                todo.append(node.goto)
-            elif isinstance(node, k.RulingNodeKind) and node.ruling.then is not None:
-                todo.append(node.ruling.then.goto)
+        if sit is not None:
+            todo += _next(sit)
     return tuple(order)
+
+
+# The situations a situation's own nodes go on into, in node order, found once per situation:
+# a booklet asks for the reach of every page of twelve rulesets, most of them sharing their
+# situations. Keyed by the situation itself (kept alive here, so its id is not reused): a loaded
+# situation is never changed.
+_NEXT: dict[int, tuple[m.Situation, list[str]]] = {}
+
+
+def _next(sit: m.Situation) -> list[str]:
+    known = _NEXT.get(id(sit))
+    if known is None or known[0] is not sit:
+        out: list[str] = []
+        for node in sit.nodes.values():
+            if isinstance(node, k.QuestionNodeKind):
+                out += [t.goto for _, t in node.branches() if isinstance(t, k.GotoKind)]
+            elif isinstance(node, k.GotoNodeKind):
+                out.append(node.goto)
+            elif isinstance(node, k.RulingNodeKind) and node.ruling.then is not None:
+                out.append(node.ruling.then.goto)
+        if len(_NEXT) >= 8192:  # a long `serve` loads many rulesets over its life
+            _NEXT.clear()
+        known = _NEXT[id(sit)] = (sit, out)
+    return known[1]
 
 
 def situation_fact_names(rs: Ruleset, sid: str) -> set[str]:
@@ -73,7 +91,7 @@ def situation_fact_names(rs: Ruleset, sid: str) -> set[str]:
 def fact_for(rs: Ruleset, sid: str, name: str, what: str = "fact") -> m.FactDef:
     """The definition of a fact named on the command line or in a file, or a clear error;
     `what` is "role" where a seat was given (--seat, a file's `seats:`), so the error says role."""
-    definition = rs.fact(name, sid)
+    definition = fact_in(rs, name, sid)
     if definition is None:
         # a fact of a situation this one goes on into, as that situation defines it (the nearest
         # one, where two do); one of an unrelated situation is unknown here, not "a wrong value"
