@@ -184,13 +184,14 @@ def warm_cache() -> dict[str, Any]:
 def cached_run(where: Path) -> tuple[str, str]:
     import os
 
-    from referee.rules import cache, loader
+    from referee.rules import cache, loader, shelf
     from referee.handouts import pages
 
     def forget() -> None:  # read what is on disk, as a new process would
         cache._MEMORY.clear()
         loader._CACHE.clear()
         pages._env.cache_clear()
+        shelf._SHELVES.clear()
 
     forget()
     before = os.environ.get("REFEREE_CACHE_DIR")
@@ -198,6 +199,7 @@ def cached_run(where: Path) -> tuple[str, str]:
     try:
         ruling = invoke("rule", "--answers", str(ROOT / CACHED), "--no-input", "--no-log")
         sheet = invoke("handout", "--format", "md", "--sheet", "quick")
+        shelf.write_all()  # as the process would at its end
     finally:
         if before is None:
             del os.environ["REFEREE_CACHE_DIR"]
@@ -209,7 +211,7 @@ def cached_run(where: Path) -> tuple[str, str]:
 
 @pytest.mark.slow  # each example rebuilds the cache twice: `python -m pytest -m slow` (CI) runs it
 @FUZZ
-@given(data=st.data(), kind=st.sampled_from([".ruleset", ".answers", ".compiled"]))
+@given(data=st.data(), kind=st.sampled_from([".ruleset", ".shelf", ".compiled"]))
 def test_damaged_cache_entries(data: st.DataObject, kind: str) -> None:
     """A damaged disk under the cache (bytes flipped, cut short, garbage): the same ruling and the
     same handout, as from no cache at all."""

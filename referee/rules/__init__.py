@@ -5,7 +5,8 @@ another). `loader.load` finds it (`folders`); on a miss in the cache it reads ea
 place of every value (`files`, `yamlload`), validates it against the model (`model`) and merges
 overlays (`reading`), and hands back a `ruleset.Ruleset`. `cache` keeps a validated ruleset
 between runs, as models and as plain records (`records`, the same fields without pydantic), so a
-warm ruling neither parses YAML nor imports PyYAML, and builds no model class.
+warm ruling neither parses YAML nor imports PyYAML, and builds no model class; it keeps an
+answers file validated the same way, and `shelf` the shipped scenarios a folder to an entry.
 
 Called by everything that rules, prints, checks or serves. It must never import `ruling`,
 `search`, `lint`, `cards`, `store`, `handouts`, `diff`, `quiz`, `house`, `web` or `cli`: the

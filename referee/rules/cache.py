@@ -45,7 +45,7 @@ from .ruleset import Lazy, Origin, Ruleset
 
 _ORIGINS = ("fact_origin", "situation_origin", "node_origin", "field_origin")
 _SHAPING = ("model.py", "records.py", "loader.py", "reading.py", "yamlload.py", "files.py", "cache.py", "ruleset.py",
-            "folders.py")  # modules whose change alters an entry
+            "folders.py", "shelf.py")  # modules whose change alters an entry
 
 _MEMORY: dict[tuple[Path, str, bool], Ruleset] = {}
 _stamp: str | None = None

@@ -174,16 +174,25 @@ def _scenarios_given() -> str:
 
 
 def _realpath(path: Path) -> str:
-    """`os.path.realpath(path)`. For a file under the shipped scenarios folder, whose own real path
-    is known (`_scenarios_root`), only the parts below it are looked at: where none is a link, the
-    file's real path is that folder's and the rest. A booklet resolves some 400 files, and
-    realpath looks at every part of every path."""
+    """`os.path.realpath(path)`; see `_placed`."""
+    return _placed(path)[0]
+
+
+def _placed(path: Path) -> tuple[str, tuple[str, str] | None]:
+    """The file's real path, and for a file of the shipped scenarios the shelf it is kept on (its
+    ruleset's scenarios folder, and its name there: `rules.shelf`).
+
+    The real path is `os.path.realpath`'s. For a file under the shipped scenarios folder, whose own
+    real path is known (`_scenarios_root`), only the parts below it are looked at: where none is a
+    link, the file's real path is that folder's and the rest. A booklet resolves some 400 files,
+    and realpath looks at every part of every path."""
     text = os.fspath(path)
     given = _scenarios_given()
     if text.startswith(given):
         rest = text[len(given):]
         parts = rest.split(os.sep)
         if "" not in parts and "." not in parts and ".." not in parts and not (os.altsep and os.altsep in rest):
+            shelf = (given + parts[0], rest[len(parts[0]) + 1:]) if len(parts) > 1 else None
             here = given[:-1]
             try:
                 for part in parts:
@@ -191,10 +200,11 @@ def _realpath(path: Path) -> str:
                     if stat.S_ISLNK(os.lstat(here).st_mode):
                         break
                 else:
-                    return _scenarios_root() + rest
+                    return _scenarios_root() + rest, shelf
             except OSError:  # gone meanwhile: realpath says what it says of a missing file
                 pass
-    return os.path.realpath(text)
+            return os.path.realpath(text), shelf
+    return os.path.realpath(text), None
 
 
 # Keys that say a file is part of a ruleset, not answers: one line instead of a dozen unknown keys.
@@ -218,13 +228,14 @@ def _places_later(text: str, path: str, places: dict) -> None:
 def load_file(path: Path, fallback: str = "nmjl") -> Scenario:
     """A scenario or answers file, its data as records (`records.Answers`, read like the model);
     `fallback` is its ruleset when the file names none."""
-    from ..rules import cache
+    from ..rules import cache, shelf
     from ..rules.files import Document, decode, read_bytes
 
     raw = read_bytes(path)
     text = decode(raw, path)
-    real = _realpath(path)  # once: the cache's key and the ruleset folder both need it
-    data = cache.fetch_file(path, raw, real)
+    real, shelved = _placed(path)  # once: the cache's key and the ruleset folder both need it
+    # A shipped scenario is kept with the rest of its folder (read in one go), any other file alone.
+    data = shelf.fetch(*shelved, raw) if shelved else cache.fetch_file(path, raw, real)
     if data is not None:  # validated before, byte for byte: no YAML parser, no validator to build
         doc = Document(str(path), None, None, text, _places_later)
     else:
@@ -243,7 +254,10 @@ def load_file(path: Path, fallback: str = "nmjl") -> Scenario:
         if model is None:
             raise LoadError(problems)
         data = k.of(model)  # as the cache gives it back: one shape, however the file was read
-        cache.store_file(path, raw, data, real)
+        if shelved:
+            shelf.put(*shelved, raw, data)
+        else:
+            cache.store_file(path, raw, data, real)
     if not data.situation:
         raise LoadError([Problem(doc.place(()), "missing required key 'situation'")])
     return Scenario(path, doc, data, ruleset_for(path, data, fallback, real), data.situation)
