@@ -108,6 +108,17 @@ def test_points_tables_for_a_tournament() -> None:
     assert [r[1] for r in discarder.rows] == ["-10", "-10", "-20", "-25"]
 
 
+def test_payment_tables_are_shared_only_by_the_same_scoring() -> None:
+    """Tables are kept by the scoring they are worked out from: a scoring changed in any number
+    gets its own, and a caller changing its copy changes nobody else's."""
+    scoring = load_strict("nmjl").scoring
+    first = paytable.tables(scoring)
+    first[0].rows[0][1] = "changed"
+    assert paytable.tables(scoring) == paytable.money_tables(scoring)
+    dearer = scoring.model_copy(update={"discarder_times": scoring.discarder_times + 1})
+    assert paytable.tables(dearer) == paytable.money_tables(dearer) != paytable.money_tables(scoring)
+
+
 def test_overlay_borrows_only_base_examples_that_still_hold() -> None:
     """tournament has no called-tile-racked scenarios: nmjl's money cases must not be shown, its
     no-payment cases (still the same rulings) may be."""

@@ -5,6 +5,7 @@ roles, and every amount is the one `referee pay` prints for the same hand.
 """
 from __future__ import annotations
 
+import pickle
 from dataclasses import dataclass
 
 from ..rules.model import Scoring
@@ -82,5 +83,16 @@ def points_tables(scoring: Scoring) -> list[Table]:
     return tables
 
 
+# Rulesets that extend one another mostly score alike (the twelve shipped ones have five
+# scorings): the tables are worked out once for each scoring, kept by its pickled bytes.
+_MADE: dict[bytes, list[Table]] = {}
+
+
 def tables(scoring: Scoring) -> list[Table]:
-    return points_tables(scoring) if scoring.kind == "points" else money_tables(scoring)
+    key = pickle.dumps(scoring, pickle.HIGHEST_PROTOCOL)
+    made = _MADE.get(key)
+    if made is None:
+        if len(_MADE) >= 256:  # a long `serve` prints many rulesets over its life
+            _MADE.clear()
+        made = _MADE[key] = points_tables(scoring) if scoring.kind == "points" else money_tables(scoring)
+    return [Table(t.title, t.note, list(t.header), [list(r) for r in t.rows]) for t in made]  # the caller's own
