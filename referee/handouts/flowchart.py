@@ -158,12 +158,12 @@ def _layer(boxes: dict[str, Box], edges: list[Edge], start: str) -> list[list[st
         boxes[e.dst].parents.append(e.via[-1] if e.via else e.src)
     layers: list[list[str]] = [[] for _ in range(max(depth.values()) + 1)]
     # discovery order (depth-first along the answers' order) keeps yes left of no
-    seen: list[str] = []
+    seen: dict[str, None] = {}  # in the order found (a list's `in` made wide charts quadratic)
 
     def dfs(key: str) -> None:
         if key in seen:
             return
-        seen.append(key)
+        seen[key] = None
         for e in out_edges.get(key, []):
             for w in e.via:
                 dfs(w)
@@ -171,8 +171,7 @@ def _layer(boxes: dict[str, Box], edges: list[Edge], start: str) -> list[list[st
 
     dfs(start)
     for key in boxes:
-        if key not in seen:
-            seen.append(key)
+        seen.setdefault(key)
     for key in seen:
         boxes[key].layer = depth[key]
         layers[depth[key]].append(key)
@@ -195,16 +194,20 @@ def _fanout(edges: list[Edge]) -> dict[str, int]:
     return out
 
 
-def _place(boxes: dict[str, Box], layers: list[list[str]], fanout: dict[str, int],
-           extra: dict[int, float]) -> tuple[float, float]:
-    """Each box's place (boxes sized by `_size`), and the chart's width and height."""
+def _place_y(boxes: dict[str, Box], layers: list[list[str]], fanout: dict[str, int], extra: dict[int, float]) -> float:
+    """Each box's top, layer by layer (`extra` more space below the layers it names); the chart's height."""
     y = PAD + 2.0
     for i, layer in enumerate(layers):
         height = max((boxes[k].h for k in layer), default=0.0)
         for k in layer:
             boxes[k].y = y + (height - boxes[k].h) / 2 if boxes[k].kind == "waypoint" else y
         y += height + GAP_Y + (18 if any(fanout.get(k, 0) >= FAN for k in layer) else 0) + extra.get(i, 0.0)
-    # x: children under the mean of their parents, pushed apart left to right, layer by layer
+    return y - GAP_Y + PAD
+
+
+def _place_x(boxes: dict[str, Box], layers: list[list[str]]) -> float:
+    """Each box's centre: children under the mean of their parents, pushed apart left to right,
+    layer by layer; the chart's width. Boxes sized by `_size`; heights play no part."""
     for i, layer in enumerate(layers):
         if i:
             want = {k: sum(boxes[p].x for p in boxes[k].parents) / len(boxes[k].parents) if boxes[k].parents else 0.0
@@ -226,7 +229,7 @@ def _place(boxes: dict[str, Box], layers: list[list[str]], fanout: dict[str, int
     right = max(b.x + b.w / 2 for b in boxes.values())
     for b in boxes.values():
         b.x += PAD - left
-    return right - left + 2 * PAD, y - GAP_Y + PAD
+    return right - left + 2 * PAD
 
 
 @dataclass(frozen=True)
@@ -365,20 +368,24 @@ def layout(rs: Ruleset, sid: str) -> Chart:
     for scale in NARROWER:  # a wide tree shrinks on paper: narrower boxes keep its text readable
         boxes, edges, start = _boxes(rs, sid, scale)
         layers = _layer(boxes, edges, start)
-        fanout = _fanout(edges)
         for b in boxes.values():  # once: a box's size is its text's, however often it is placed
             _size(b)
+        # The width is the boxes' alone (answers only ever make gaps taller): a tree too wide at
+        # this scale is narrowed before any of its answers is placed.
+        width = _place_x(boxes, layers)
+        if width > PAGE and scale != NARROWER[-1]:
+            continue
+        fanout = _fanout(edges)
         extra: dict[int, float] = {}
         for round_ in range(MAX_GROW):
-            width, height = _place(boxes, layers, fanout, extra)
+            height = _place_y(boxes, layers, fanout, extra)
             # a few taller gaps may free every line; a wide fan never is, and its answers may cover lines
             labels, crowded = _labels(boxes, edges, strict=round_ < STRICT_ROUNDS)
             if not crowded:
                 break
             for layer in crowded:
                 extra[layer] = extra.get(layer, 0.0) + LABEL_H
-        if width <= PAGE:
-            break
+        break
     return Chart(boxes, edges, layers, labels, width, height)
 
 
@@ -427,12 +434,13 @@ def _title(rs: Ruleset, target: str) -> str:
 def _drawn(rs: Ruleset, sid: str) -> tuple[str, float]:
     """The chart's <svg> and the centre of the box it starts from (the top layer's only box)."""
     key = _plan(rs, rs.situation(sid))
-    if key not in _DRAWN:
+    drawn = _DRAWN.get(key)
+    if drawn is None:
         if len(_DRAWN) > 2000:
             _DRAWN.clear()
         chart = layout(rs, sid)
-        _DRAWN[key] = (_draw(rs, sid, chart), chart.boxes[chart.layers[0][0]].x)
-    return _DRAWN[key]
+        drawn = _DRAWN[key] = (_draw(rs, sid, chart), chart.boxes[chart.layers[0][0]].x)
+    return drawn
 
 
 def svg(rs: Ruleset, sid: str) -> str:
@@ -454,6 +462,14 @@ def figure(rs: Ruleset, sid: str) -> str:
             '<span class="chart-start" aria-hidden="true"></span></figure>')
 
 
+_BOX_ATTRS = {  # by kind and dead (only a ruling's box is ever dead)
+    ("ask", False): 'rx="10" fill="#f4f4f4" stroke="#333" stroke-width="1.2"',
+    ("ruling", False): 'fill="#fff" stroke="#000" stroke-width="1.2"',
+    ("ruling", True): 'fill="#fff" stroke="#000" stroke-width="3.5"',
+    ("goto", False): 'rx="10" fill="#fff" stroke="#333" stroke-width="1.2" stroke-dasharray="5 3"',
+}
+
+
 def _draw(rs: Ruleset, sid: str, chart: Chart) -> str:
     boxes, width, height = chart.boxes, chart.width, chart.height
     out = [
@@ -464,18 +480,15 @@ def _draw(rs: Ruleset, sid: str, chart: Chart) -> str:
         f'<defs><marker id="arrow-{escape(sid)}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto">'
         '<path d="M0,0 L10,5 L0,10 z" fill="#333"/></marker></defs>',
     ]
+    arrow = escape(sid)
     for e in chart.edges:
         d = "M" + " L".join(f"{_fmt(x)},{_fmt(y)}" for x, y in _route(boxes, e))
-        out.append(f'<path d="{d}" fill="none" stroke="#333" stroke-width="1.2" marker-end="url(#arrow-{escape(sid)})"/>')
+        out.append(f'<path d="{d}" fill="none" stroke="#333" stroke-width="1.2" marker-end="url(#arrow-{arrow})"/>')
     for key in sum(chart.layers, []):
         b = boxes[key]
         if b.kind == "waypoint":
             continue
-        attrs = {
-            "ask": 'rx="10" fill="#f4f4f4" stroke="#333" stroke-width="1.2"',
-            "ruling": f'fill="#fff" stroke="#000" stroke-width="{3.5 if b.dead else 1.2}"',
-            "goto": 'rx="10" fill="#fff" stroke="#333" stroke-width="1.2" stroke-dasharray="5 3"',
-        }[b.kind]
+        attrs = _BOX_ATTRS[b.kind, b.dead]
         cls = b.kind + (" dead" if b.dead else "")
         out.append(f'<g class="{cls}"><rect x="{_fmt(b.x - b.w / 2)}" y="{_fmt(b.y)}" width="{_fmt(b.w)}" height="{_fmt(b.h)}" {attrs}/>')
         for i, line in enumerate(b.lines):
