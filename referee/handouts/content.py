@@ -255,7 +255,11 @@ def _written(rs: Ruleset, sid: str) -> bytes:
     """A situation as written, in the ruleset cache's packed form (packed here when it was not cached)."""
     if isinstance(rs.situations, Lazy):
         return rs.situations.packed(sid)
-    return pickle.dumps(rs.situations[sid], pickle.HIGHEST_PROTOCOL)
+    # packed as the cache packs it (not as pickle.dumps would): a ruleset read afresh must share
+    # pages with one that the cache gave back, so the same situation must give the same bytes
+    from ..rules.cache import _dumps
+
+    return _dumps(rs.situations[sid])
 
 
 def reach(rs: Ruleset, sid: str) -> Reach:
