@@ -60,7 +60,9 @@ def _node_count(rs: Ruleset) -> int:
 def walk(rs: Ruleset, sid: str, facts: dict[str, Any]) -> Question | Reached:
     """Follow the tree as far as the facts allow: the first unanswered question, or the leaf."""
     situations = rs.situations
-    sit = rs.situation(sid)
+    sit = situations.get(sid)
+    if sit is None:
+        sit = rs.situation(sid)  # says why there is none
     cur, nid = sid, sit.start
     path: list[Step] = []
     carry = Carry()

@@ -116,8 +116,22 @@ def facts_seen(rs: Ruleset, sid: str, sit: m.Situation) -> dict[str, m.FactDef]:
     kept = rs.kept("facts seen")
     known = kept.get(sid)
     if known is None or known[0] is not sit:
-        own = [*sit.facts, *(n for n, role in sit.roles.items() if role is not None)]
-        known = kept[sid] = (sit, {**rs.facts, **{n: rs.fact(n, sid) for n in own}})
+        known = kept[sid] = (sit, {**rs.facts, **_own_facts(rs, sid, sit)})
+    return known[1]
+
+
+# A situation's own facts and its roles as seat facts, by name, built once per situation: the
+# rulesets that carry a situation alike share it (and rs.fact finds these in the situation alone).
+_OWN: dict[int, tuple[m.Situation, dict[str, m.FactDef]]] = {}
+
+
+def _own_facts(rs: Ruleset, sid: str, sit: m.Situation) -> dict[str, m.FactDef]:
+    known = _OWN.get(id(sit))
+    if known is None or known[0] is not sit:  # the situation is kept with its map, so its id is not reused
+        if len(_OWN) >= 8192:  # a long `serve` loads many rulesets over its life
+            _OWN.clear()
+        roles = {n: rs.fact(n, sid) for n, role in sit.roles.items() if role is not None and n not in sit.facts}
+        known = _OWN[id(sit)] = (sit, {**roles, **sit.facts})
     return known[1]
 
 
@@ -131,6 +145,15 @@ class _Binder:
         self.rs, self.sid, self.facts, self.players = rs, sid, facts, players
         self.carry = carry or Carry()
         self.sit = rs.situations.get(sid)  # where most roles are found: looked up once
+        self.seen: dict[str, m.FactDef] | None = None  # the facts as `sid` sees them, at the first asked
+
+    def fact(self, name: str, where: str) -> m.FactDef | None:
+        """`rs.fact(name, where)`."""
+        if where != self.sid or self.sit is None:
+            return fact_in(self.rs, name, where)
+        if self.seen is None:
+            self.seen = facts_seen(self.rs, where, self.sit)
+        return self.seen.get(name)
 
     def parties(self, role: str) -> list[Party]:
         role, where = self.carry.source(role, self.sid)
@@ -145,7 +168,7 @@ class _Binder:
     def seat_count(self, role: str) -> int:
         """How many seats a role stands for: a seats fact asked for exactly n seats is n, any other 1."""
         name, where = self.carry.source(role, self.sid)
-        d = fact_in(self.rs, name, where)
+        d = self.fact(name, where)
         return d.min if d is not None and d.type == "seats" and d.min is not None and d.min == d.max else 1
 
     def number(self, name: str) -> int | None:
@@ -170,12 +193,9 @@ class _Binder:
             word = str(scoring.number(name))
         else:
             name, where = self.carry.source(name, self.sid)
-            if where == self.sid and self.sit is not None:
-                definition = facts_seen(self.rs, where, self.sit).get(name)
-            else:
-                definition = fact_in(self.rs, name, where)
+            definition = self.fact(name, where)
             if definition is not None and definition.type in ("seat", "seats"):
-                word = " and ".join(p.label for p in self.parties(name))  # an open role by its label
+                word = " and ".join([p.label for p in self.parties(name)])  # an open role by its label
             else:
                 value = self.facts.get(name)
                 word = "the " + name.replace("_", " ") if value is None else str(value)
@@ -253,7 +273,8 @@ def build_outcome(
     carry = carry or Carry()
     b = _Binder(rs, sid, facts, players, carry)
     dead: list[Party] = []
-    named = [role for role in [*ruling.dead, *(name for name, _ in carry.dead)] if role not in k.GROUPS]
+    named = [role for role in [*ruling.dead, *(name for name, _ in carry.dead)] if role not in k.GROUPS] \
+        if carry.dead else [role for role in ruling.dead if role not in k.GROUPS]
     for role in named:
         for p in b.parties(role):
             if p.seat is None or all(p.seat != d.seat for d in dead):

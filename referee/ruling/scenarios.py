@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from ..rules import records as k
 from .answers import example, normalize, players_map
 from .engine import Question, advance
-from .outcome import Outcome, fact_in
+from .outcome import Outcome, fact_in, facts_seen
 from ..errors import LoadError, MissingAnswer, Problem, RefereeError, UsageError
 from ..rules.files import Document
 from ..rules.loader import data_dir, load_strict
@@ -269,10 +269,15 @@ def facts_of(rs: Ruleset, sc: Scenario, card: str | None = None,
     and `table:` are read against `card` (--card), else the file's card:, else `event_card()`
     (the event's, for `rule --answers`), else the ruleset's."""
     facts: dict[str, Any] = {}
+    sit = rs.situations.get(sc.situation)
+    seen = facts_seen(rs, sc.situation, sit) if sit is not None else {}  # fact_for's first look, made once
     for section, items, what in (("answers", sc.data.answers, "fact"), ("seats", sc.data.seats, "role")):
         for name, value in items.items():
             try:
-                facts[name] = normalize(name, fact_for(rs, sc.situation, name, what), value)
+                definition = seen.get(name)
+                if definition is None:
+                    definition = fact_for(rs, sc.situation, name, what)
+                facts[name] = normalize(name, definition, value)
             except UsageError as exc:
                 raise LoadError([Problem(sc.doc.place((section, name)), exc.message)]) from None
     if sc.data.hand is not None or sc.data.table is not None:
