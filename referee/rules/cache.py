@@ -305,7 +305,7 @@ class _DataOnly(pickle.Unpickler):
         if module == "pathlib" and name in _PATHS:
             return super().find_class(module, name)
         if module == __name__ and name == "_model":
-            return _model
+            return _rebuild()
         if module == "referee.rules.records" and name in records.KINDS:
             return records.KINDS[name]
         if module == "referee.rules.model":
@@ -321,22 +321,41 @@ def _loads(blob: bytes) -> Any:
     return _DataOnly(io.BytesIO(blob)).load()
 
 
-_new, _set = object.__new__, object.__setattr__
-
-
 def _model(cls: type, fields: dict[str, Any], given: list[str]) -> Any:
     """A model as `_Packer` wrote it: its fields and the names it was given, set as pydantic's own
     `__setstate__` sets them. One call instead of the two of `Strict.__setstate__` and pydantic's
-    (with a state dict to build for them): a booklet unpickles some 8,000 models, a fifth of the
-    cost of reading its situations."""
-    if not hasattr(cls, "__pydantic_validator__"):  # the allow-list also admits records and paths
-        raise pickle.UnpicklingError(f"{cls.__name__} is not a model")
-    obj = _new(cls)
-    _set(obj, "__dict__", fields)
-    _set(obj, "__pydantic_fields_set__", set(given))
-    _set(obj, "__pydantic_extra__", None)
-    _set(obj, "__pydantic_private__", None)
-    return obj
+    (with a state dict to build for them): a booklet unpickles some 8,000 models. An entry names
+    this function; `_DataOnly` hands out `_rebuild()`, the same with its slots looked up once."""
+    return _rebuild()(cls, fields, given)
+
+
+_REBUILD: list[Callable[[type, dict[str, Any], list[str]], Any]] = []
+
+
+def _rebuild() -> Callable[[type, dict[str, Any], list[str]], Any]:
+    if not _REBUILD:
+        from pydantic import BaseModel  # only once a model is read, so pydantic is loaded already
+
+        # The slots' own setters: a third cheaper than object.__setattr__ by name (a frozen
+        # model's __setattr__ refuses), and each refuses an object that is not a model.
+        slots = [BaseModel.__dict__[name].__set__ for name in
+                 ("__dict__", "__pydantic_fields_set__", "__pydantic_extra__", "__pydantic_private__")]
+
+        def build(cls: type, fields: dict[str, Any], given: list[str], _new: Any = object.__new__,
+                  put_dict: Any = slots[0], put_given: Any = slots[1], put_extra: Any = slots[2],
+                  put_private: Any = slots[3]) -> Any:
+            obj = _new(cls)
+            try:
+                put_dict(obj, fields)
+            except TypeError:  # the allow-list also admits records and paths
+                raise pickle.UnpicklingError(f"{cls.__name__} is not a model") from None
+            put_given(obj, set(given))
+            put_extra(obj, None)
+            put_private(obj, None)
+            return obj
+
+        _REBUILD.append(build)
+    return _REBUILD[0]
 
 
 class _Packer(pickle.Pickler):
