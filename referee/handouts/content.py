@@ -257,9 +257,9 @@ def _written(rs: Ruleset, sid: str) -> bytes:
         return rs.situations.packed(sid)
     # packed as the cache packs it (not as pickle.dumps would): a ruleset read afresh must share
     # pages with one that the cache gave back, so the same situation must give the same bytes
-    from ..rules.cache import _dumps
+    from ..rules.cache import pack_value
 
-    return _dumps(rs.situations[sid])
+    return pack_value(rs.situations[sid])
 
 
 def reach(rs: Ruleset, sid: str) -> Reach:

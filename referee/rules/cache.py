@@ -370,7 +370,9 @@ class _Packer(pickle.Pickler):
         return NotImplemented
 
 
-def _dumps(value: Any) -> bytes:
+def pack_value(value: Any) -> bytes:
+    """A value's bytes as the cache writes them: equal content, equal bytes (the handouts share a
+    page between rulesets by the bytes of the situations it reaches, cached or read afresh)."""
     out = io.BytesIO()
     _Packer(out, pickle.HIGHEST_PROTOCOL).dump(value)
     return out.getvalue()
@@ -380,14 +382,14 @@ def _pack(rs: Ruleset, as_records: bool = False) -> bytes:
     parts = records.of if as_records else (lambda value: value)
     state: dict[str, Any] = {k: parts(getattr(rs, k)) for k, f in rs.__dataclass_fields__.items() if f.init}
     state["folder"] = str(rs.folder)  # a path unpickles slowly (pathlib parses it again)
-    state["situations"] = {sid: _dumps(parts(s)) for sid, s in rs.situations.items()}
+    state["situations"] = {sid: pack_value(parts(s)) for sid, s in rs.situations.items()}
     if as_records:  # a ruling reads the two or three sources it cites; `rulesets` reads none
-        state["sources"] = {key: _dumps(parts(s)) for key, s in rs.sources.items()}
+        state["sources"] = {key: pack_value(parts(s)) for key, s in rs.sources.items()}
     for name in _ORIGINS:
         origins = {key: (o.path, o.loc) for key, o in getattr(rs, name).items()}
         state[name] = pickle.dumps(origins, protocol=pickle.HIGHEST_PROTOCOL)
     state["meta_origin"] = (rs.meta_origin.path, rs.meta_origin.loc) if rs.meta_origin else None
-    return _dumps(state)
+    return pack_value(state)
 
 
 def _unpacker(entry: Path) -> Callable[[bytes], Any]:
