@@ -24,6 +24,7 @@ from ..rules.loader import Ruleset, data_dir
 from ..rules.ruleset import Lazy
 from ..ruling.render import GAME_TEXT
 from ..ruling.scenarios import Scenario, compare, facts_of, load_file, onward, run
+from ..rules.memo import keep
 
 PHASE_TITLES = {
     "deal": "The deal", "charleston": "The Charleston", "play": "Picking and discarding",
@@ -269,22 +270,14 @@ def reach(rs: Ruleset, sid: str) -> Reach:
     and print the same page for it."""
     known = _REACH.get(id(rs))
     if known is None or known[0]() is not rs:  # an id is reused only once its ruleset is gone
-        if len(_REACH) > KEEP:
-            _REACH.clear()
         whole = pickle.dumps((dict(rs.facts), rs.scoring), pickle.HIGHEST_PROTOCOL)
-        known = _REACH[id(rs)] = (weakref.ref(rs), whole, {})
+        known = keep(_REACH, id(rs), (weakref.ref(rs), whole, {}), KEEP)
     _, whole, reached = known
     if sid not in reached:
         # `sid` too: two situations that go on into each other reach the same ones
         reached[sid] = (whole, sid, *((there, _written(rs, there) if there in rs.situations else None)
                                       for there in sorted(onward(rs, sid))))
     return reached[sid]
-
-
-def _kept(memo: dict[Any, Any], key: Any, value: Any) -> None:
-    if len(memo) >= KEEP:
-        memo.clear()
-    memo[key] = value
 
 
 def page_rows(rs: Ruleset, sid: str) -> tuple[list[Question], list[Row], dict[str, Any]]:
@@ -296,7 +289,7 @@ def page_rows(rs: Ruleset, sid: str) -> tuple[list[Question], list[Row], dict[st
         qs = questions(rs, sid)
         kept = (qs, rows(rs, sid, qs), {})
         if all(r.ruling is not None or r.goto is not None for r in kept[1]):  # a row that cannot be ruled names the ruleset
-            _kept(_PAGES, key, kept)
+            keep(_PAGES, key, kept, KEEP)
     return list(kept[0]), list(kept[1]), kept[2]
 
 
@@ -322,7 +315,7 @@ def _shared_case(rs: Ruleset, sc: Scenario, seen: Seen) -> Outcome | None:
         return _case(rs, sc)
     key = (sc.path, seen, reach(rs, sid))
     if key not in _CASES:
-        _kept(_CASES, key, _case(rs, sc))
+        keep(_CASES, key, _case(rs, sc), KEEP)
     return _CASES[key]
 
 
@@ -345,16 +338,14 @@ def _scenario(path: Path) -> tuple[Scenario, Seen]:
         return load_file(path), (0, 0, 0, 0)  # gone since it was listed: load_file says so in one line
     kept = _SCENARIOS.get(path)
     if kept is None or kept[0] != now:
-        _kept(_SCENARIOS, path, (now, load_file(path)))
-        kept = _SCENARIOS[path]
+        kept = keep(_SCENARIOS, path, (now, load_file(path)), KEEP)
     return kept[1], kept[0]
 
 
 def _listed(folder: Path, now: Seen, pick: Callable[[Path], list[Path]]) -> list[Path]:
     kept = _LISTED.get(folder)
     if kept is None or kept[0] != now:
-        _kept(_LISTED, folder, (now, pick(folder)))
-        kept = _LISTED[folder]
+        kept = keep(_LISTED, folder, (now, pick(folder)), KEEP)
     return kept[1]
 
 

@@ -14,6 +14,7 @@ from html import escape
 
 from ..rules import model as m
 from ..rules.loader import Ruleset
+from ..rules.memo import keep
 
 FONT = 11  # px; the SVG scales to the column, so these are proportions
 CHAR = 6.1  # average glyph width at FONT in a sans-serif face
@@ -397,9 +398,7 @@ _FORMATTED: dict[float, str] = {}
 def _fmt(v: float) -> str:
     done = _FORMATTED.get(v)
     if done is None:
-        if len(_FORMATTED) >= 65536:
-            _FORMATTED.clear()
-        done = _FORMATTED[v] = f"{round(v, 1):g}"
+        done = keep(_FORMATTED, v, f"{round(v, 1):g}", 65536)
     return done
 
 
@@ -436,10 +435,8 @@ def _drawn(rs: Ruleset, sid: str) -> tuple[str, float]:
     key = _plan(rs, rs.situation(sid))
     drawn = _DRAWN.get(key)
     if drawn is None:
-        if len(_DRAWN) > 2000:
-            _DRAWN.clear()
         chart = layout(rs, sid)
-        drawn = _DRAWN[key] = (_draw(rs, sid, chart), chart.boxes[chart.layers[0][0]].x)
+        drawn = keep(_DRAWN, key, (_draw(rs, sid, chart), chart.boxes[chart.layers[0][0]].x), 2000)
     return drawn
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from ..rules.model import Scoring
 from ..ruling.scoring import discarder_penalty, points, standard
+from ..rules.memo import keep
 
 VALUES = tuple(range(25, 80, 5))
 WINNER, DISCARDER = "North", "East"
@@ -92,7 +93,5 @@ def tables(scoring: Scoring) -> list[Table]:
     key = pickle.dumps(scoring, pickle.HIGHEST_PROTOCOL)
     made = _MADE.get(key)
     if made is None:
-        if len(_MADE) >= 256:  # a long `serve` prints many rulesets over its life
-            _MADE.clear()
-        made = _MADE[key] = points_tables(scoring) if scoring.kind == "points" else money_tables(scoring)
+        made = keep(_MADE, key, points_tables(scoring) if scoring.kind == "points" else money_tables(scoring), 256)
     return [Table(t.title, t.note, list(t.header), [list(r) for r in t.rows]) for t in made]  # the caller's own

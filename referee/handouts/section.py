@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import content
+from ..rules.memo import keep
 
 
 # Booklets escape the same few thousand strings (answers, rulings' sentences, money) again and
@@ -22,10 +23,8 @@ def escape(text: str) -> str:
     """markupsafe's escape of a plain string, as jinja's autoescape writes it (&#39; and &#34;)."""
     done = _ESCAPED.get(text)
     if done is None:
-        if len(_ESCAPED) >= 65536:  # a long `serve` prints many rulesets over its life
-            _ESCAPED.clear()
-        done = _ESCAPED[text] = (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-                                 .replace('"', "&#34;").replace("'", "&#39;"))
+        done = keep(_ESCAPED, text, text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+                    .replace('"', "&#34;").replace("'", "&#39;"), 65536)
     return done
 
 

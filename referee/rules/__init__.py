@@ -7,6 +7,7 @@ overlays (`reading`), and hands back a `ruleset.Ruleset`. `cache` keeps a valida
 between runs, as models and as plain records (`records`, the same fields without pydantic), so a
 warm ruling neither parses YAML nor imports PyYAML, and builds no model class; it keeps an
 answers file validated the same way, and `shelf` the shipped scenarios a folder to an entry.
+`memo.keep` is the one bound on the memos a process keeps, here and in the layers above.
 
 Called by everything that rules, prints, checks or serves. It must never import `ruling`,
 `search`, `lint`, `cards`, `store`, `handouts`, `diff`, `quiz`, `house`, `web` or `cli`: the

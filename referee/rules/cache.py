@@ -42,6 +42,7 @@ from ..errors import RefereeError
 from . import records
 from .folders import content_digest, locate
 from .ruleset import Lazy, Origin, Ruleset
+from .memo import keep
 
 _ORIGINS = ("fact_origin", "situation_origin", "node_origin", "field_origin")
 _SHAPING = ("model.py", "records.py", "loader.py", "reading.py", "yamlload.py", "files.py", "cache.py", "ruleset.py",
@@ -421,9 +422,7 @@ KEEP_SITUATIONS = 4096
 def _shared_situation(blob: bytes, unpack: Callable[[bytes], Any]) -> Any:
     found = _SITUATIONS.get(blob)
     if found is None:
-        if len(_SITUATIONS) >= KEEP_SITUATIONS:  # a long `serve` loads many rulesets over its life
-            _SITUATIONS.clear()
-        found = _SITUATIONS[blob] = unpack(blob)
+        found = keep(_SITUATIONS, blob, unpack(blob), KEEP_SITUATIONS)
     return found
 
 

@@ -16,6 +16,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from .memo import keep
 
 
 def folder() -> Path | None:
@@ -33,9 +34,7 @@ def folder() -> Path | None:
             found = Path(explicit)
         else:
             found = Path(xdg or os.path.join(os.path.expanduser("~"), ".cache")) / "referee"
-        if len(_FOLDERS) >= 64:
-            _FOLDERS.clear()
-        _FOLDERS[said] = found
+        keep(_FOLDERS, said, found, 64)
     return found
 
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import LoadError, Place, UsageError
 from .files import Document, Loc
+from .memo import keep
 
 if TYPE_CHECKING:  # a ruleset from the cache may hold records (`records`) in place of the models
     from . import model as m
@@ -157,8 +158,6 @@ class Ruleset:
             if role is not None:
                 known = _ROLE_FACTS.get(id(role))
                 if known is None or known[0] is not role:  # the role is kept with it, so its id is not reused
-                    if len(_ROLE_FACTS) >= 8192:  # a long `serve` loads many rulesets over its life
-                        _ROLE_FACTS.clear()
-                    known = _ROLE_FACTS[id(role)] = (role, role.as_fact())
+                    known = keep(_ROLE_FACTS, id(role), (role, role.as_fact()), 8192)
                 return known[1]
         return self.facts.get(name)

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError
 from ..rules.records import BETTOR, SEATS
+from ..rules.memo import keep
 
 if TYPE_CHECKING:
     from ..rules.model import FactDef
@@ -146,9 +147,7 @@ def normalize(name: str, fact: FactDef, raw: Any) -> Any:
         return _normalize(name, fact, raw)
     known = _CANONICAL.get(key)
     if known is None or known[0] is not fact:
-        if len(_CANONICAL) >= 8192:  # a long `serve` reads many answers over its life
-            _CANONICAL.clear()
-        known = _CANONICAL[key] = (fact, _normalize(name, fact, raw))
+        known = keep(_CANONICAL, key, (fact, _normalize(name, fact, raw)), 8192)
     value = known[1]
     return list(value) if type(value) is list else value  # the caller's own list, as ever
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ..rules import records as k
 from ..errors import RefereeError, UsageError
 from ..rules.ruleset import Ruleset
+from ..rules.memo import keep
 
 if TYPE_CHECKING:  # a ruleset holds models, or records read the same way (`records`)
     from ..rules import model as m
@@ -124,11 +125,7 @@ def _base_names(ruling: m.Ruling) -> list[str]:
     known = _NAMES.get(id(ruling))
     if known is not None and known[0] is ruling:  # the ruling kept alive here, so its id is not reused
         return known[1]
-    if len(_NAMES) > 4096:  # a long process (the tests, a handout of many rulesets) loads many copies
-        _NAMES.clear()
-    names = _names_of(ruling)
-    _NAMES[id(ruling)] = (ruling, names)
-    return names
+    return keep(_NAMES, id(ruling), (ruling, _names_of(ruling)), 4096)[1]
 
 
 def _names_of(ruling: m.Ruling) -> list[str]:

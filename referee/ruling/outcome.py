@@ -14,6 +14,7 @@ from ..errors import UsageError
 from ..rules.records import SCORING_NUMBERS  # noqa: F401 (lowest_hand, wall_game_points ...: numbers a ruling may name in `of:` or `{...}`)
 from ..rules.ruleset import Ruleset
 from .scoring import Party, Payment, points as score_points, standard
+from ..rules.memo import keep
 
 PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9_]*)\}")
 
@@ -128,10 +129,8 @@ _OWN: dict[int, tuple[m.Situation, dict[str, m.FactDef]]] = {}
 def _own_facts(rs: Ruleset, sid: str, sit: m.Situation) -> dict[str, m.FactDef]:
     known = _OWN.get(id(sit))
     if known is None or known[0] is not sit:  # the situation is kept with its map, so its id is not reused
-        if len(_OWN) >= 8192:  # a long `serve` loads many rulesets over its life
-            _OWN.clear()
         roles = {n: rs.fact(n, sid) for n, role in sit.roles.items() if role is not None and n not in sit.facts}
-        known = _OWN[id(sit)] = (sit, {**roles, **sit.facts})
+        known = keep(_OWN, id(sit), (sit, {**roles, **sit.facts}), 8192)
     return known[1]
 
 
@@ -223,10 +222,7 @@ def _template(text: str) -> list[str | tuple[str, bool]] | None:
         parts.append(text[at:])
         if len(parts) == 1:
             parts = None
-    if len(_TEMPLATES) >= 16384:  # a long `serve` reads many rulesets over its life
-        _TEMPLATES.clear()
-    _TEMPLATES[text] = parts
-    return parts
+    return keep(_TEMPLATES, text, parts, 16384)
 
 
 # "{caller}'s hand" with a name given reads "North's (Ann's) hand", not "North (Ann)'s hand".

@@ -17,6 +17,7 @@ from ..errors import LoadError, MissingAnswer, Problem, RefereeError, UsageError
 from ..rules.files import Document
 from ..rules.loader import data_dir, load_strict
 from ..rules.ruleset import Ruleset
+from ..rules.memo import keep
 
 if TYPE_CHECKING:  # an answers file from the cache is records, read the same way (`records`)
     from ..rules import model as m
@@ -64,9 +65,7 @@ def _next(sit: m.Situation) -> list[str]:
                 out.append(node.goto)
             elif isinstance(node, k.RulingNodeKind) and node.ruling.then is not None:
                 out.append(node.ruling.then.goto)
-        if len(_NEXT) >= 8192:  # a long `serve` loads many rulesets over its life
-            _NEXT.clear()
-        known = _NEXT[id(sit)] = (sit, out)
+        known = keep(_NEXT, id(sit), (sit, out), 8192)
     return known[1]
 
 
